@@ -1,0 +1,2 @@
+export { BlockModelError, InvalidHashError } from './errors.js'
+export { decodeHash, encodeHash, isHashText } from './hash-text.js'
