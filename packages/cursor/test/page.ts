@@ -156,7 +156,7 @@ t.test('following next page after page gives every item once, in order, whatever
       let pages = 0
       do {
         const { source, stats } = countingSource(fromCursor(list, next))
-        const page = mode === 'descending'
+        const page: { limit: number; items: Item[]; next: string | null } = mode === 'descending'
           ? await descendingPage(source, { limit, hashOf })
           : await ascendingPage(source, { limit, hashOf, end: mode })
         if (stats.nextCalls > limit + 1) return false
