@@ -1,0 +1,42 @@
+import type { ChainwebFullBlock, FullBlock, Profile } from '@weft/types'
+import type { Block } from './header.js'
+import { InvalidEncodingError } from './errors.js'
+import { headerFromJson, headerToJson, headerToJsonText, parseJsonExact } from './header-json.js'
+
+/** A block from its full-block JSON object in either profile. The payload object is kept as given. */
+export function blockFromJson(o: FullBlock | ChainwebFullBlock): Block {
+  if (typeof o !== 'object' || o === null || typeof o.payloadWithOutputs !== 'object' || o.payloadWithOutputs === null) {
+    throw new InvalidEncodingError('Expected a full block object with header and payloadWithOutputs')
+  }
+  return { header: headerFromJson(o.header), payload: o.payloadWithOutputs }
+}
+
+/** A block from its full-block JSON text, featureFlags exact. */
+export function blockFromJsonText(text: string | Uint8Array): Block {
+  return blockFromJson(parseJsonExact(text) as FullBlock)
+}
+
+/** The full-block JSON object for a profile: `{header, payloadWithOutputs}`. */
+export function blockToJson(b: Block, profile: 'spec'): FullBlock
+export function blockToJson(b: Block, profile: 'chainweb'): ChainwebFullBlock
+export function blockToJson(b: Block, profile: Profile): FullBlock | ChainwebFullBlock
+export function blockToJson(b: Block, profile: Profile): FullBlock | ChainwebFullBlock {
+  return { header: headerToJson(b.header, profile), payloadWithOutputs: b.payload } as FullBlock | ChainwebFullBlock
+}
+
+/** The full-block JSON text for a profile, featureFlags exact; the payload keys in the canonical order. */
+export function blockToJsonText(b: Block, profile: Profile): string {
+  return `{"header":${headerToJsonText(b.header, profile)},"payloadWithOutputs":${payloadToJsonText(b.payload)}}`
+}
+
+/** Payload-with-outputs JSON text with keys in the canonical order, whatever order the object has. */
+export function payloadToJsonText(p: FullBlock['payloadWithOutputs']): string {
+  return JSON.stringify({
+    transactions: p.transactions,
+    minerData: p.minerData,
+    transactionsHash: p.transactionsHash,
+    outputsHash: p.outputsHash,
+    payloadHash: p.payloadHash,
+    coinbase: p.coinbase,
+  })
+}
