@@ -45,3 +45,5 @@ export {
   type ChainGraph,
   type Network,
 } from './networks.js'
+export { EASY_TARGET, allChains, genesisBlock, genesisBlocks } from './genesis.js'
+export { validateBlock } from './validate.js'

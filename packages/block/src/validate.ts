@@ -1,0 +1,96 @@
+import type { Block, Header } from './header.js'
+import { BlockValidationError, type BlockViolationCode } from './errors.js'
+import { encodeHash } from './hash-text.js'
+import { sharedGenesisBlock } from './genesis.js'
+import { computeBlockHash, computePayloadHashes, difficulty, payloadHashesMatch, powHash } from './hashing.js'
+import { adjacentChainsAt, type Network } from './networks.js'
+
+// Field-by-field equality of two headers, including the hash.
+function sameHeader(a: Header, b: Header): boolean {
+  return (
+    a.nonce === b.nonce &&
+    a.creationTime === b.creationTime &&
+    a.parent.equals(b.parent) &&
+    a.adjacents.length === b.adjacents.length &&
+    a.adjacents.every(([chain, hash], i) => {
+      const other = b.adjacents[i] as readonly [number, Buffer]
+      return chain === other[0] && hash.equals(other[1])
+    }) &&
+    a.target === b.target &&
+    a.payloadHash.equals(b.payloadHash) &&
+    a.chainId === b.chainId &&
+    a.weight === b.weight &&
+    a.height === b.height &&
+    a.version === b.version &&
+    a.epochStart === b.epochStart &&
+    a.featureFlags === b.featureFlags &&
+    a.hash.equals(b.hash)
+  )
+}
+
+// Runs a computation on a header that may be malformed in memory; a throw counts as a violation.
+function attempt<T>(compute: () => T): T | Error {
+  try {
+    return compute()
+  } catch (e) {
+    return e as Error
+  }
+}
+
+/**
+ * Every way in which `block` is invalid as a child of `parent` on `network`; [] when it is valid.
+ * With `parent` undefined the block must be the network's genesis block of its chain (proof of
+ * work is not checked then). Adjacent blocks are checked by chain id against the graph in force
+ * at the block's height; their hashes cannot be checked without the other chains.
+ */
+export function validateBlock(block: Block, parent: Header | undefined, network: Network): BlockValidationError[] {
+  const h = block.header
+  const violations: BlockValidationError[] = []
+  const violation = (code: BlockViolationCode, message: string, cause?: unknown): void => {
+    violations.push(new BlockValidationError(code, message, cause === undefined ? undefined : { cause }))
+  }
+
+  const hash = attempt(() => computeBlockHash(h))
+  if (hash instanceof Error) violation('INVALID_BLOCK_HASH', 'The block hash cannot be computed from a malformed header', hash)
+  else if (!hash.equals(h.hash)) violation('INVALID_BLOCK_HASH', `Expected block hash ${encodeHash(hash)}, received ${encodeHash(h.hash)}`)
+
+  const payload = attempt(() => computePayloadHashes(block.payload))
+  if (payload instanceof Error) violation('INVALID_PAYLOAD_HASH', 'The payload hashes cannot be computed from a malformed payload', payload)
+  else if (!payload.payloadHash.equals(h.payloadHash) || !payloadHashesMatch(block.payload)) {
+    violation('INVALID_PAYLOAD_HASH', `Expected payload hash ${encodeHash(payload.payloadHash)} in the header and the payload, received ${encodeHash(h.payloadHash)} and ${String(block.payload.payloadHash)}`)
+  }
+
+  if (h.version !== network.name) violation('INVALID_VERSION', `Expected a block of ${network.name}, received ${String(h.version)}`)
+
+  if (parent === undefined) {
+    const genesis = sharedGenesisBlock(network, h.chainId)
+    if (genesis === undefined) violation('INVALID_CHAIN', `Network ${network.name} has no chain ${h.chainId}`)
+    else if (!sameHeader(h, genesis.header)) violation('INVALID_GENESIS', `A block without parent must be the genesis block ${encodeHash(genesis.header.hash)} of chain ${h.chainId}`)
+    return violations
+  }
+
+  if (!h.parent.equals(parent.hash)) violation('INVALID_PARENT', `Expected parent ${encodeHash(parent.hash)}, received ${encodeHash(h.parent)}`)
+  if (h.height !== parent.height + 1) violation('INVALID_HEIGHT', `Expected height ${parent.height + 1}, received ${h.height}`)
+  if (h.version !== parent.version && h.version === network.name) violation('INVALID_VERSION', `Expected the parent's network ${parent.version}, received ${h.version}`)
+
+  const expectedAdjacents = adjacentChainsAt(network, h.chainId, h.height)
+  if (h.chainId !== parent.chainId || expectedAdjacents === undefined) {
+    violation('INVALID_CHAIN', `Expected chain ${parent.chainId} as the parent's, existing at height ${h.height}, received ${h.chainId}`)
+  } else {
+    const chains = h.adjacents.map(([chain]) => chain)
+    if (chains.length !== expectedAdjacents.length || chains.some((c, i) => c !== expectedAdjacents[i])) {
+      violation('INVALID_ADJACENTS', `Expected adjacents on chains [${expectedAdjacents.join(',')}], received [${chains.join(',')}]`)
+    }
+  }
+
+  if (h.creationTime <= parent.creationTime) violation('INVALID_CREATION_TIME', `Expected a creation time after the parent's ${parent.creationTime}, received ${h.creationTime}`)
+
+  const weight = parent.weight + difficulty(h.target)
+  if (h.weight !== weight) violation('INVALID_WEIGHT', `Expected weight ${weight} (parent's plus difficulty), received ${h.weight}`)
+
+  const pow = attempt(() => powHash(h))
+  if (pow instanceof Error) violation('INVALID_POW', 'The proof-of-work hash cannot be computed from a malformed header', pow)
+  else if (pow > h.target) violation('INVALID_POW', `Expected a proof-of-work hash <= target ${h.target.toString(16)}, received ${pow.toString(16)}`)
+
+  return violations
+}
