@@ -1,0 +1,40 @@
+/** Base class of every error of @weft/devnet: `code` is stable and documented in the README. */
+export class DevnetError extends Error {
+  readonly code: string
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = new.target.name
+    this.code = code
+  }
+}
+
+/** An option given to `fill`, `createProducer` or the CLI is out of range or malformed. */
+export class InvalidOptionError extends DevnetError {
+  readonly option: string
+  constructor(option: string, expected: string, received: unknown, options?: ErrorOptions) {
+    super('INVALID_OPTION', `Expected ${option} to be ${expected}, received ${describe(received)}`, options)
+    this.option = option
+  }
+}
+
+/** The command line could not be understood (unknown command or flag, missing value). */
+export class UsageError extends DevnetError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('USAGE', message, options)
+  }
+}
+
+/** The chain's target is too hard to mine on a CPU in reasonable time (e.g. the real networks). */
+export class TargetTooHardError extends DevnetError {
+  readonly chainId: number
+  constructor(chainId: number, difficulty: bigint, limit: bigint, options?: ErrorOptions) {
+    super('TARGET_TOO_HARD', `Expected the target of chain ${chainId} to need at most ${limit} hashes per block, received a difficulty of ${difficulty}`, options)
+    this.chainId = chainId
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'bigint') return `${value}n`
+  return String(value)
+}

@@ -1,0 +1,77 @@
+import type { Block } from '@weft/block'
+import type { ChainStore } from '@weft/store'
+import { BraidMiner, latestCreationTime, loadWindows } from './braid-miner.js'
+import { simulatedClock } from './clock.js'
+import { InvalidOptionError } from './errors.js'
+import { createRandom } from './random.js'
+
+/** Options of `fill`. */
+export interface FillOptions {
+  /** How many blocks to add, orphans included. */
+  blocks: number
+  /** Same seed on a store in the same state: the same blocks. Default `"weft"`. */
+  seed?: string | number
+  /** Probability in [0, 1] that a block gets a losing sibling (an orphan). Default 0. */
+  forkRate?: number
+  /** Called after each batch is stored, and once at the end. */
+  onProgress?(done: number, total: number): void
+}
+
+/** What `fill` added. */
+export interface FillSummary {
+  /** Blocks stored, orphans included. */
+  blocks: number
+  /** Of those, blocks that lost a fork. */
+  orphans: number
+}
+
+/** The seed fill uses when none is given: fill is deterministic by default. */
+export const DEFAULT_SEED = 'weft'
+// Blocks per insertMany: large enough to amortise a write batch, small enough to bound memory.
+const BATCH = 256
+
+/**
+ * Mines `blocks` braided blocks as fast as possible on top of the store's cut and stores them.
+ * Deterministic: the chain to grow, payloads, nonces, forks and creation times (simulated from the
+ * network's genesis time and block delay) all come from the seed, so the same seed on a fresh
+ * store gives the same hashes.
+ */
+export async function fill(store: ChainStore, options: FillOptions): Promise<FillSummary> {
+  const { blocks, seed = DEFAULT_SEED, forkRate = 0, onProgress } = options
+  if (!Number.isSafeInteger(blocks) || blocks < 0) throw new InvalidOptionError('blocks', 'a non-negative integer', blocks)
+  checkForkRate(forkRate)
+  checkSeed(seed)
+  const random = createRandom(seed)
+  const windows = await loadWindows(store)
+  // Simulated time: on average each chain grows once per block delay, as on the real network.
+  const meanStep = (store.network.blockDelay * 1e6) / Math.max(1, windows.size)
+  const clock = simulatedClock(random, latestCreationTime(windows), meanStep)
+  const miner = new BraidMiner(store.network, windows, { random, forkRate, clock })
+  let done = 0
+  let orphans = 0
+  let batch: Block[] = []
+  while (done < blocks) {
+    const chain = random.pick(miner.ready())
+    const mined = miner.mine(chain, blocks - done >= 2)
+    batch.push(...mined)
+    done += mined.length
+    orphans += mined.length - 1
+    if (batch.length >= BATCH || done === blocks) {
+      await store.insertMany(batch)
+      batch = []
+      onProgress?.(done, blocks)
+    }
+  }
+  if (blocks === 0) onProgress?.(0, 0)
+  return { blocks: done, orphans }
+}
+
+/** Throws unless `forkRate` is a probability. */
+export function checkForkRate(forkRate: number): void {
+  if (!(typeof forkRate === 'number' && forkRate >= 0 && forkRate <= 1)) throw new InvalidOptionError('forkRate', 'a number from 0 to 1', forkRate)
+}
+
+/** Throws unless `seed` is a string or a finite number. */
+export function checkSeed(seed: unknown): void {
+  if (!(typeof seed === 'string' || (typeof seed === 'number' && Number.isFinite(seed)))) throw new InvalidOptionError('seed', 'a string or a finite number', seed)
+}

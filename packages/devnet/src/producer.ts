@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto'
+import type { ChainStore } from '@weft/store'
+import { BraidMiner, loadWindows } from './braid-miner.js'
+import { wallClock } from './clock.js'
+import { InvalidOptionError } from './errors.js'
+import { checkForkRate, checkSeed } from './fill.js'
+import { createRandom } from './random.js'
+
+/** Options of `createProducer`. */
+export interface ProducerOptions {
+  /** Seconds between two blocks of one chain, on average; fractions allowed. */
+  blockDelay: number
+  /** Probability in [0, 1] that a block gets a losing sibling (an orphan). Default 0. */
+  forkRate?: number
+  /** Seeds payloads, nonces, forks and timing jitter; default a random one. */
+  seed?: string | number
+  /** Called once if producing fails (e.g. the store refuses a block); the producer then halts. */
+  onError?(error: unknown): void
+}
+
+/** A live block producer. */
+export interface Producer {
+  /** Starts producing from the store's current cut; a no-op once started or stopped. */
+  start(): void
+  /** Stops for good and waits for the block being stored; rejects with the failure that halted it, if any and no onError was given. */
+  stop(): Promise<void>
+}
+
+/**
+ * Produces blocks on every chain of the store's network in real time: each chain about one block
+ * per `blockDelay` (jittered by ±50%), as soon as its neighbours allow it, with wall-clock creation
+ * times that are always after the parent's and the adjacents'. It resumes from the store's cut, so
+ * a restarted producer continues the same chains on the same data folder.
+ */
+export function createProducer(store: ChainStore, options: ProducerOptions): Producer {
+  const { blockDelay, forkRate = 0, seed = randomUUID(), onError } = options
+  if (!(typeof blockDelay === 'number' && Number.isFinite(blockDelay) && blockDelay > 0)) {
+    throw new InvalidOptionError('blockDelay', 'a positive number of seconds', blockDelay)
+  }
+  checkForkRate(forkRate)
+  checkSeed(seed)
+  const random = createRandom(seed)
+  const delayMs = blockDelay * 1000
+  let running: Promise<void> | undefined
+  let stopping = false
+  let failure: { error: unknown } | undefined
+  let timer: NodeJS.Timeout | undefined
+  let wake: (() => void) | undefined
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve
+      timer = setTimeout(resolve, Math.max(0, ms))
+    })
+
+  const jitteredDelay = () => delayMs * (0.5 + random.next())
+
+  async function run(): Promise<void> {
+    const windows = await loadWindows(store)
+    const miner = new BraidMiner(store.network, windows, { random, forkRate, clock: wallClock() })
+    const start = performance.now()
+    // First blocks spread over one delay rather than all at once.
+    const due = new Map(miner.chains().map((chain) => [chain, start + delayMs * random.next()]))
+    while (!stopping) {
+      const now = performance.now()
+      let next: number | undefined
+      let earliest = Infinity
+      for (const chain of miner.ready()) {
+        const at = due.get(chain)!
+        earliest = Math.min(earliest, at)
+        if (at <= now && (next === undefined || at < due.get(next)!)) next = chain
+      }
+      if (next === undefined) {
+        // A chain that is due but waits for a neighbour is picked up once that neighbour grew.
+        await sleep(earliest - now)
+        continue
+      }
+      await store.insertMany(miner.mine(next))
+      due.set(next, now + jitteredDelay())
+    }
+  }
+
+  return {
+    start() {
+      if (running !== undefined || stopping) return
+      running = run().catch((error: unknown) => {
+        failure = { error }
+        onError?.(error)
+      })
+    },
+    async stop() {
+      stopping = true
+      clearTimeout(timer)
+      wake?.()
+      await running
+      if (failure !== undefined && onError === undefined) throw failure.error
+    },
+  }
+}
