@@ -1,0 +1,21 @@
+import type { Network } from '@weft/block'
+import type { ChainStore } from '@weft/store'
+import type { ServerConfig } from './config.js'
+import type { EventHub } from './event-hub.js'
+import type { ProfileRules } from './profiles.js'
+
+/** What every route needs: the store, the network, the profile's rules and the running settings. */
+export interface NodeContext {
+  readonly store: ChainStore
+  readonly network: Network
+  readonly rules: ProfileRules
+  readonly config: ServerConfig
+  /** Version string of the node software (package version). */
+  readonly nodeVersion: string
+  /** Chains of the newest graph: the only valid `{chain}` path segments. */
+  readonly chains: ReadonlySet<number>
+  /** `nodeServiceDate` of /info. */
+  readonly serviceDate: string
+  readonly headerUpdates: EventHub
+  readonly blockUpdates: EventHub
+}

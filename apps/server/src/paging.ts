@@ -1,0 +1,146 @@
+import { ascendingPage, descendingPage, resolveLimit, type Cursor } from '@weft/cursor'
+import { decodeHash, encodeHash, isHashText } from '@weft/block'
+import type { RangeItem } from '@weft/store'
+import { branch, type HeaderRef } from '@weft/traversal'
+import type { Context } from 'koa'
+import { InvalidBodyError, KeyNotFoundError, NoMatchingBlocksError, RouteNotFoundError, TooManyBoundsError } from './errors.js'
+import type { NodeContext } from './node-context.js'
+import { contentTypes } from './negotiation.js'
+import type { PageQuery } from './query.js'
+
+/** Most distinct bounds of each kind in a branch body. */
+export const MAX_BOUNDS = 32
+
+/** A page of stored things, before rendering. */
+export interface StoredPage<T> {
+  readonly items: T[]
+  readonly next: string | null
+}
+
+/** Reads and checks the `{chain}` path segment: any chain of the network's newest graph, else 404. */
+export function chainParam(node: NodeContext, ctx: Context, text: string | undefined): number {
+  if (text === undefined || !/^[0-9]{1,4}$/.test(text) || !node.chains.has(Number(text))) throw new RouteNotFoundError(ctx.path)
+  return Number(text)
+}
+
+/** Whether the query's height bounds exclude everything (maxheight below minheight). */
+export function boundsAreEmpty(query: PageQuery): boolean {
+  return query.maxheight !== undefined && query.minheight !== undefined && query.maxheight < query.minheight
+}
+
+/** One page of a chain in ascending (height, hash) order, straight from the store's range. */
+export async function readAscendingPage(node: NodeContext, chain: number, query: PageQuery, cap: number): Promise<StoredPage<RangeItem>> {
+  if (boundsAreEmpty(query)) return { items: [], next: null }
+  const limit = resolveLimit(query.limit ?? cap, cap)
+  const source = node.store.range({
+    chain,
+    ...(query.minheight === undefined ? {} : { minheight: query.minheight }),
+    ...(query.maxheight === undefined ? {} : { maxheight: query.maxheight }),
+    ...(query.cursor === undefined ? {} : { start: { hash: query.cursor.hash, inclusive: query.cursor.inclusive } }),
+  })
+  try {
+    return await ascendingPage(source, { limit, hashOf: (item) => item.hash, end: node.rules.lastPageNext })
+  } catch (error) {
+    throw translateLookupError(error, query.cursor)
+  }
+}
+
+/** The bounds of a branch body, checked: hashes decoded, duplicates dropped, at most 32 of each. */
+export interface ParsedBounds {
+  readonly upper: Buffer[]
+  readonly lower: Buffer[]
+}
+
+/** Checks a branch body `{"lower": [...], "upper": [...]}` (both optional, null means empty). */
+export function parseBounds(body: unknown): ParsedBounds {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidBodyError('Expected a JSON object {"lower": [hash...], "upper": [hash...]}')
+  const record = body as Record<string, unknown>
+  const read = (key: 'upper' | 'lower'): Buffer[] => {
+    const value = record[key]
+    if (value === undefined || value === null) return []
+    if (!Array.isArray(value)) throw new InvalidBodyError(`Expected ${key} to be an array of block hashes or null`)
+    const seen = new Map<string, Buffer>()
+    for (const entry of value as unknown[]) {
+      if (typeof entry !== 'string' || !isHashText(entry)) throw new InvalidBodyError(`Expected every ${key} bound to be a block hash (43 base64url characters), received ${JSON.stringify(entry)?.slice(0, 80)}`)
+      const hash = decodeHash(entry)
+      seen.set(hash.toString('hex'), hash)
+    }
+    if (seen.size > MAX_BOUNDS) throw new TooManyBoundsError(key, seen.size, MAX_BOUNDS)
+    return [...seen.values()]
+  }
+  return { upper: read('upper'), lower: read('lower') }
+}
+
+async function* skipFirstIf(source: AsyncIterable<HeaderRef>, hash: Uint8Array): AsyncGenerator<HeaderRef> {
+  let first = true
+  for await (const ref of source) {
+    if (first && Buffer.compare(ref.hash, hash) === 0) {
+      first = false
+      continue
+    }
+    first = false
+    yield ref
+  }
+}
+
+/** One page of a branch, descending; an unknown or foreign cursor is a 404, a cursor off the branch gives nothing. */
+export async function readBranchPage(node: NodeContext, chain: number, query: PageQuery, bounds: ParsedBounds, cap: number): Promise<StoredPage<HeaderRef>> {
+  const { cursor } = query
+  if (cursor !== undefined) {
+    const [ref] = await node.store.getRefs([cursor.hash])
+    if (ref === undefined || ref.chainId !== chain) throw new KeyNotFoundError('CURSOR_NOT_FOUND', encodeHash(cursor.hash), 'Cursor block')
+  }
+  // Upper bounds are checked even when the height bounds exclude everything: an unknown one is a 404.
+  const limit = resolveLimit(query.limit ?? cap, cap)
+  const walk = branch(node.store, {
+    chain,
+    upper: bounds.upper,
+    lower: bounds.lower,
+    maxBounds: MAX_BOUNDS,
+    ...(query.minheight === undefined ? {} : { minheight: query.minheight }),
+    ...(query.maxheight === undefined ? {} : { maxheight: query.maxheight }),
+    ...(cursor === undefined ? {} : { start: cursor.hash }),
+  })
+  const source = cursor !== undefined && !cursor.inclusive ? skipFirstIf(walk, cursor.hash) : walk
+  try {
+    if (boundsAreEmpty(query)) {
+      for await (const _ of source) break
+      return { items: [], next: null }
+    }
+    return await descendingPage(source, { limit, hashOf: (ref) => ref.hash })
+  } catch (error) {
+    throw translateLookupError(error, cursor)
+  }
+}
+
+/** Maps the lower layers' "not found" errors to the server's KeyNotFoundError; other errors pass. */
+export function translateLookupError(error: unknown, cursor: Cursor | undefined): unknown {
+  const code = (error as { code?: unknown } | null)?.code
+  const hash = (error as { hash?: unknown }).hash
+  if (code === 'CURSOR_NOT_FOUND') return new KeyNotFoundError('CURSOR_NOT_FOUND', cursor === undefined ? '' : encodeHash(cursor.hash), 'Cursor block', { cause: error })
+  if (code === 'BLOCK_NOT_FOUND' && hash instanceof Uint8Array) return new KeyNotFoundError('BLOCK_NOT_FOUND', encodeHash(hash), 'Upper bound', { cause: error })
+  if (code === 'TOO_MANY_BOUNDS') return new TooManyBoundsError('upper', MAX_BOUNDS + 1, MAX_BOUNDS, { cause: error })
+  return error
+}
+
+const pageClose = Buffer.from(']')
+const comma = Buffer.from(',')
+
+/** Writes `{"limit":n,"items":[...],"next":...}` from already serialised items; an empty final page follows the profile. */
+export function writePage(node: NodeContext, ctx: Context, items: readonly Buffer[], next: string | null, contentType: string = contentTypes.json): void {
+  if (items.length === 0 && next === null && node.rules.noMatch === 'problem-404') throw new NoMatchingBlocksError()
+  const parts: Buffer[] = [Buffer.from(`{"limit":${items.length},"items":[`)]
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(comma)
+    parts.push(item)
+  })
+  parts.push(pageClose, Buffer.from(`,"next":${JSON.stringify(next)}}`))
+  ctx.body = Buffer.concat(parts)
+  ctx.set('content-type', contentType)
+}
+
+/** Writes a JSON body from bytes. */
+export function writeJson(ctx: Context, bytes: Buffer, contentType: string = contentTypes.json): void {
+  ctx.body = bytes
+  ctx.set('content-type', contentType)
+}

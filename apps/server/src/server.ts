@@ -1,0 +1,99 @@
+import { createServer, type Server } from 'node:http'
+import { readFileSync } from 'node:fs'
+import { createProducer } from '@weft/devnet'
+import { openStore, type ChainStore } from '@weft/store'
+import { pino, type Logger } from 'pino'
+import { createApp } from './app.js'
+import { resolveConfig, type ServerConfig, type ServerOptions } from './config.js'
+import { EventHub } from './event-hub.js'
+import type { NodeContext } from './node-context.js'
+import { profiles } from './profiles.js'
+import { feedUpdateStreams } from './update-streams.js'
+
+/** A node that is listening. */
+export interface RunningServer {
+  /** `http://host:port`, e.g. `http://127.0.0.1:1848`. */
+  readonly url: string
+  readonly port: number
+  readonly config: ServerConfig
+  /** The node's open store (tests insert through it to drive the event streams). */
+  readonly store: ChainStore
+  /** Connected event-stream clients, per stream. */
+  eventClients(): { header: number; block: number }
+  /** Stops accepting, ends the event streams, stops the producer and closes the store; idempotent. */
+  close(): Promise<void>
+}
+
+/** The node software's version: the package's own. */
+export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+
+// Without a configured date, the next service date is 90 days after start, at midnight UTC.
+function defaultServiceDate(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 90)).toISOString()
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      const address = server.address()
+      resolve(typeof address === 'object' && address !== null ? address.port : port)
+    })
+  })
+}
+
+/** Opens the store, starts the producer when configured, and listens; resolves once connections are accepted. */
+export async function startServer(options: ServerOptions = {}, logger?: Logger): Promise<RunningServer> {
+  const config = resolveConfig(options)
+  const log = logger ?? pino({ level: config.logLevel, base: { name: 'weft-server' } })
+  const store = await openStore({ path: config.data, network: config.network })
+  const hubOptions = { keepAliveMs: config.keepAlive * 1000, maxBacklogBytes: config.maxBacklogBytes }
+  const network = store.network
+  const node: NodeContext = {
+    store,
+    network,
+    rules: profiles[config.profile],
+    config,
+    nodeVersion,
+    chains: new Set(network.graphs[0]?.graph.keys() ?? []),
+    serviceDate: config.serviceDate ?? defaultServiceDate(new Date()),
+    headerUpdates: new EventHub(hubOptions),
+    blockUpdates: new EventHub(hubOptions),
+  }
+  const stopFeed = feedUpdateStreams(node, log)
+  const server = createServer(createApp(node, log).callback())
+  let port: number
+  try {
+    port = await listen(server, config.port, config.host)
+  } catch (error) {
+    await stopFeed()
+    await store.close()
+    throw error
+  }
+  const producer = config.devnet ? createProducer(store, { blockDelay: config.blockDelay ?? network.blockDelay, forkRate: config.forkRate, onError: (error) => log.error({ err: error }, 'the devnet producer stopped') }) : undefined
+  producer?.start()
+  let closing: Promise<void> | undefined
+  const close = async (): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    node.headerUpdates.close()
+    node.blockUpdates.close()
+    server.closeIdleConnections()
+    await producer?.stop()
+    await stopFeed()
+    // Requests still running get a moment to finish before their connections are cut.
+    const grace = setTimeout(() => server.closeAllConnections(), 2000).unref()
+    await closed
+    clearTimeout(grace)
+    await store.close()
+  }
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    config,
+    store,
+    eventClients: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
+    close: () => (closing ??= close()),
+  }
+}

@@ -1,0 +1,76 @@
+import { headerJsonForProfile, powHashHex, targetHex, type Header } from '@weft/block'
+import type { StoreEvent } from '@weft/store'
+import type Router from '@koa/router'
+import type { RouterContext } from '@koa/router'
+import type { Logger } from 'pino'
+import { eventFrame } from './event-hub.js'
+import type { NodeContext } from './node-context.js'
+
+/** Name of every update event. */
+export const EVENT_NAME = 'BlockHeader'
+
+interface AnnouncedHeader {
+  header: Header
+  headerJson: Buffer
+  txCount: number
+}
+
+/** The headers an event announces in a profile: every insert (spec), or the blocks joining the winning branch (chainweb). */
+export function announcedHeaders(event: StoreEvent, headerEvents: 'inserted' | 'best'): readonly AnnouncedHeader[] {
+  if (headerEvents === 'inserted') return event.type === 'inserted' ? [event] : []
+  return event.type === 'best' ? event.joined : []
+}
+
+/**
+ * Feeds the two hubs from the store's change feed: one frame Buffer per event, built only when the
+ * hub has clients. Block updates need the payload (an async read), so they go through a queue that
+ * keeps their order. Returns the function that stops feeding and waits for queued reads.
+ */
+export function feedUpdateStreams(node: NodeContext, logger: Logger): () => Promise<void> {
+  let blockQueue: Promise<void> = Promise.resolve()
+  let stopped = false
+  const unsubscribe = node.store.subscribe((event) => {
+    for (const announced of announcedHeaders(event, node.rules.headerEvents)) {
+      if (node.headerUpdates.size === 0 && node.blockUpdates.size === 0) continue
+      const { header } = announced
+      const headerPart = Buffer.concat([
+        Buffer.from('{"header":'),
+        headerJsonForProfile(announced.headerJson, node.rules.name),
+        Buffer.from(`,"powHash":"${powHashHex(header)}","target":"${targetHex(header.target)}","txCount":${announced.txCount}`),
+      ])
+      if (node.headerUpdates.size > 0) node.headerUpdates.publish(eventFrame(EVENT_NAME, [headerPart, '}']))
+      if (node.blockUpdates.size > 0) {
+        blockQueue = blockQueue.then(async () => {
+          if (stopped) return
+          try {
+            const payload = await node.store.getPayloadJson(header.payloadHash)
+            if (payload !== undefined) node.blockUpdates.publish(eventFrame(EVENT_NAME, [headerPart, ',"payloadWithOutputs":', payload, '}']))
+          } catch (error) {
+            if (!stopped) logger.error({ err: error }, 'reading a payload for /block/updates failed')
+          }
+        })
+      }
+    }
+  })
+  return async () => {
+    stopped = true
+    unsubscribe()
+    await blockQueue
+  }
+}
+
+/** GET {base}/header/updates and {base}/block/updates: event streams (Accept is ignored). */
+export function registerUpdateRoutes(router: Router, node: NodeContext, base: string): void {
+  const stream = (hub: 'headerUpdates' | 'blockUpdates') => (ctx: RouterContext) => {
+    if (ctx.method === 'HEAD') {
+      ctx.status = 200
+      ctx.set('content-type', 'text/event-stream')
+      return
+    }
+    // The hub writes to the raw response from now on; Koa must not answer for us.
+    ctx.respond = false
+    node[hub].attach(ctx.res)
+  }
+  router.get(`${base}/header/updates`, stream('headerUpdates'))
+  router.get(`${base}/block/updates`, stream('blockUpdates'))
+}
