@@ -1,0 +1,141 @@
+import { CorruptStoreError } from './errors.js'
+
+// One classic-level database, keys and values as raw bytes. The first key byte names the record
+// kind; every integer is big-endian so that byte order is numeric order (see README "Key layout").
+export const metaPrefix = 0x6d // 'm'
+export const blockPrefix = 0x62 // 'b'
+export const hashPrefix = 0x68 // 'h'
+export const payloadPrefix = 0x70 // 'p'
+export const headPrefix = 0x63 // 'c'
+
+const two32 = 2 ** 32
+export const blockKeyLength = 1 + 4 + 8 + 32
+export const hashRecordLength = 4 + 8 + 32
+const zeroHash = Buffer.alloc(32, 0x00)
+const fullHash = Buffer.alloc(32, 0xff)
+
+/** The key of a meta record (`m` + ASCII name). */
+export function metaKey(name: string): Buffer {
+  return Buffer.concat([Buffer.of(metaPrefix), Buffer.from(name, 'ascii')])
+}
+
+/** `b | chain u32 | height u64 | hash 32`: ordered by chain, then height, then raw hash bytes. */
+export function blockKey(chain: number, height: number, hash: Uint8Array): Buffer {
+  const key = Buffer.allocUnsafe(blockKeyLength)
+  key[0] = blockPrefix
+  key.writeUInt32BE(chain, 1)
+  key.writeUInt32BE(Math.floor(height / two32), 5)
+  key.writeUInt32BE(height >>> 0, 9)
+  key.set(hash, 13)
+  return key
+}
+
+/** The lowest block key of `chain` at `height`. */
+export function blockKeyLow(chain: number, height: number): Buffer {
+  return blockKey(chain, height, zeroHash)
+}
+
+/** The highest block key of `chain` at `height`. */
+export function blockKeyHigh(chain: number, height: number): Buffer {
+  return blockKey(chain, height, fullHash)
+}
+
+/** Height stored in a block key. */
+export function heightOfBlockKey(key: Buffer): number {
+  return key.readUInt32BE(5) * two32 + key.readUInt32BE(9)
+}
+
+/** Hash stored in a block key (a view, not a copy). */
+export function hashOfBlockKey(key: Buffer): Buffer {
+  return key.subarray(13, 45)
+}
+
+/** `h | hash 32`: the hash index. */
+export function hashKey(hash: Uint8Array): Buffer {
+  const key = Buffer.allocUnsafe(33)
+  key[0] = hashPrefix
+  key.set(hash, 1)
+  return key
+}
+
+/** `p | payloadHash 32`: one payload per payload hash. */
+export function payloadKey(payloadHash: Uint8Array): Buffer {
+  const key = Buffer.allocUnsafe(33)
+  key[0] = payloadPrefix
+  key.set(payloadHash, 1)
+  return key
+}
+
+/** `c | chain u32`: the best head of a chain (value: its 32-byte hash). */
+export function headKey(chain: number): Buffer {
+  const key = Buffer.allocUnsafe(5)
+  key[0] = headPrefix
+  key.writeUInt32BE(chain, 1)
+  return key
+}
+
+/** Chain stored in a head key. */
+export function chainOfHeadKey(key: Buffer): number {
+  return key.readUInt32BE(1)
+}
+
+/** What the hash index says about a block: where its record is, and its parent. */
+export interface HashRecord {
+  chainId: number
+  height: number
+  parent: Buffer
+}
+
+/** `chain u32 | height u64 | parent 32`: 44 bytes. */
+export function encodeHashRecord(chain: number, height: number, parent: Uint8Array): Buffer {
+  const value = Buffer.allocUnsafe(hashRecordLength)
+  value.writeUInt32BE(chain, 0)
+  value.writeUInt32BE(Math.floor(height / two32), 4)
+  value.writeUInt32BE(height >>> 0, 8)
+  value.set(parent, 12)
+  return value
+}
+
+/** Reads a hash-index value; the parent is a view into `value`. */
+export function decodeHashRecord(value: Buffer): HashRecord {
+  if (value.length !== hashRecordLength) throw new CorruptStoreError(`a hash index record has ${value.length} bytes, expected ${hashRecordLength}`)
+  return {
+    chainId: value.readUInt32BE(0),
+    height: value.readUInt32BE(4) * two32 + value.readUInt32BE(8),
+    parent: value.subarray(12, 44),
+  }
+}
+
+/** The parts of a block record; every buffer is a view into the stored value. */
+export interface BlockRecord {
+  payloadHash: Buffer
+  txCount: number
+  headerBinary: Buffer
+  headerJson: Buffer
+}
+
+const blockRecordHead = 32 + 4 + 4
+
+/** `payloadHash 32 | txCount u32 | binary length u32 | header binary | spec-profile header JSON`. */
+export function encodeBlockRecord(record: BlockRecord): Buffer {
+  const value = Buffer.allocUnsafe(blockRecordHead + record.headerBinary.length + record.headerJson.length)
+  value.set(record.payloadHash, 0)
+  value.writeUInt32BE(record.txCount, 32)
+  value.writeUInt32BE(record.headerBinary.length, 36)
+  record.headerBinary.copy(value, blockRecordHead)
+  record.headerJson.copy(value, blockRecordHead + record.headerBinary.length)
+  return value
+}
+
+/** Splits a block record into views without copying. */
+export function decodeBlockRecord(value: Buffer): BlockRecord {
+  if (value.length < blockRecordHead) throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
+  const binaryEnd = blockRecordHead + value.readUInt32BE(36)
+  if (binaryEnd > value.length) throw new CorruptStoreError('a block record is shorter than its header binary length says')
+  return {
+    payloadHash: value.subarray(0, 32),
+    txCount: value.readUInt32BE(32),
+    headerBinary: value.subarray(blockRecordHead, binaryEnd),
+    headerJson: value.subarray(binaryEnd),
+  }
+}
