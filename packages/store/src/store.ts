@@ -363,9 +363,10 @@ class LevelChainStore implements ChainStore {
   // first refused block, the blocks before it are still written and announced, then it throws.
   async #insertBatch(blocks: readonly Block[]): Promise<number> {
     const db = this.#db
-    const chunkHashes = new Set(blocks.map((block) => mapKey(block.header.hash)))
     const existing = await db.getMany(blocks.map((block) => hashKey(block.header.hash)))
-    const storedParents = await this.#readParents(blocks, chunkHashes)
+    // Parents among this call's new blocks are staged below; every other parent is read up front.
+    const newHashes = new Set(blocks.filter((_, index) => existing[index] === undefined).map((block) => mapKey(block.header.hash)))
+    const storedParents = await this.#readParents(blocks, newHashes)
     const payloadHashes = [...new Map(blocks.map((block) => [mapKey(block.header.payloadHash), block.header.payloadHash])).values()]
     const payloadValues = await db.getMany(payloadHashes.map(payloadKey))
     const storedPayloads = new Set(payloadHashes.filter((_, index) => payloadValues[index] !== undefined).map(mapKey))
@@ -424,15 +425,14 @@ class LevelChainStore implements ChainStore {
     return staged.size
   }
 
-  // Parents of `blocks` that are not among them, read from the store with two getMany calls.
-  async #readParents(blocks: readonly Block[], chunkHashes: ReadonlySet<string>): Promise<Map<string, Header>> {
+  // Parents of `blocks` that are not among `newHashes`, read from the store with two getMany calls.
+  async #readParents(blocks: readonly Block[], newHashes: ReadonlySet<string>): Promise<Map<string, Header>> {
     const wanted = new Map<string, Buffer>()
     for (const { header } of blocks) {
       const key = mapKey(header.parent)
-      if (!chunkHashes.has(key)) wanted.set(key, header.parent)
+      if (!newHashes.has(key)) wanted.set(key, header.parent)
     }
     const parents = new Map<string, Header>()
-    if (wanted.size === 0) return parents
     const hashes = [...wanted.values()]
     const indexValues = await this.#db.getMany(hashes.map(hashKey))
     const found = hashes.flatMap((hash, index) => {
