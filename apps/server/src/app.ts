@@ -15,13 +15,15 @@ import { basePath } from './profiles.js'
 import { requestLog } from './request-log.js'
 import { registerUpdateRoutes } from './update-streams.js'
 
+const methodOrder = ['GET', 'HEAD', 'POST', 'OPTIONS']
+
 // Answers OPTIONS (CORS preflight included), 405 and 404 before any route runs, from the router's own table.
 function routeGate(router: Router): Middleware {
   return async (ctx, next) => {
     const match = router.match(ctx.path, ctx.method)
-    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))]
-    if (allowed.length === 0) throw new RouteNotFoundError(ctx.path)
-    if (!allowed.includes('OPTIONS')) allowed.push('OPTIONS')
+    const methods = new Set(match.path.flatMap((layer) => layer.methods))
+    if (methods.size === 0) throw new RouteNotFoundError(ctx.path)
+    const allowed = methodOrder.filter((method) => methods.has(method) || method === 'OPTIONS')
     if (ctx.method === 'OPTIONS') {
       ctx.status = 204
       ctx.set('allow', allowed.join(', '))
