@@ -1,0 +1,108 @@
+import type { AnyBlockHeader, WeftClient } from './client.js'
+import { InvalidOptionError, ReorgTooDeepError } from './errors.js'
+import { compareHeaders } from './header-order.js'
+import { isTransient, sleep } from './retry.js'
+
+/** A block already emitted: where a resumed stream continues from. */
+export interface EmittedBlock {
+  hash: string
+  height: number
+}
+
+/** Options of `confirmedHeaders`. */
+export interface ConfirmedHeadersOptions {
+  /** How many blocks must sit on top of a header before it is emitted (0: the head itself). */
+  depth: number
+  /** The chains to follow (default: every chain of the node's current graph). */
+  chains?: readonly number[]
+  /** Per chain, the last header emitted by an earlier run: emission resumes right after it, history included. */
+  after?: ReadonlyMap<number, EmittedBlock>
+  /** Ends the stream when aborted. */
+  signal?: AbortSignal
+  /** First wait before reconnecting, in milliseconds (default 500). */
+  retryDelay?: number
+  /** Longest wait between reconnection attempts, in milliseconds (default 5000). */
+  maxRetryDelay?: number
+}
+
+interface ChainState {
+  head?: AnyBlockHeader
+  last?: EmittedBlock
+}
+
+/**
+ * Emits each header once it is `depth` blocks deep on its chain's winning branch, in height order
+ * per chain, each once, without gaps. Header updates only say that a chain moved; what is emitted
+ * always comes from a branch query between the best head known and the last header emitted, so
+ * missed events (reconnects, restarts) and orphans in the stream cannot leak through. Without
+ * `after`, a chain starts at the header that is `depth` deep when the stream first connects.
+ */
+export async function* confirmedHeaders(client: WeftClient, options: ConfirmedHeadersOptions): AsyncGenerator<AnyBlockHeader> {
+  const { depth, signal } = options
+  if (!Number.isSafeInteger(depth) || depth < 0) throw new InvalidOptionError(`depth must be a non-negative integer, got ${depth}`)
+  const retryDelay = options.retryDelay ?? 500
+  const wanted = options.chains ? new Set(options.chains) : undefined
+  const states = new Map<number, ChainState>()
+  for (const [chain, last] of options.after ?? []) states.set(chain, { last })
+  const stateOf = (chain: number) => {
+    let state = states.get(chain)
+    if (!state) states.set(chain, (state = {}))
+    return state
+  }
+  const consider = (header: AnyBlockHeader) => {
+    const state = stateOf(header.chainId)
+    if (!state.head || compareHeaders(header, state.head) > 0) state.head = header
+  }
+
+  async function* advance(chain: number): AsyncGenerator<AnyBlockHeader> {
+    const state = stateOf(chain)
+    const head = state.head
+    if (!head) return
+    const top = head.height - depth
+    const last = state.last
+    if (top < 0 || (last && top <= last.height)) return
+    // Upper = the best head, lower = the last emitted header: exactly the gap, whatever was missed.
+    const bounds = { upper: [head.hash], lower: last ? [last.hash] : [] }
+    const query = last ? { maxheight: top } : { minheight: top, maxheight: top }
+    const gap: AnyBlockHeader[] = []
+    for await (const block of client.branch(chain, bounds, query)) gap.push(block.header)
+    gap.reverse()
+    if (gap.length === 0 && !last) return // the chain is not yet `depth` blocks above its genesis
+    let parent = last?.hash
+    let height = last ? last.height + 1 : top
+    for (const header of gap) {
+      if ((parent !== undefined && header.parent !== parent) || header.height !== height) break
+      parent = header.hash
+      height += 1
+    }
+    // The branch does not continue the emitted one: the head moved to a fork below what was emitted.
+    if (height !== top + 1) throw new ReorgTooDeepError(chain, depth, last?.hash ?? head.hash)
+    for (const header of gap) {
+      state.last = { hash: header.hash, height: header.height }
+      yield header
+    }
+  }
+
+  while (!signal?.aborted) {
+    try {
+      const streamOptions = { retryDelay, ...(signal ? { signal } : {}), ...(options.maxRetryDelay ? { maxRetryDelay: options.maxRetryDelay } : {}) }
+      for await (const event of client.headerEvents(streamOptions)) {
+        if (event.type === 'connected') {
+          // Events may have been missed while disconnected: start again from the node's current heads.
+          const chains = options.chains ?? (await client.info()).nodeChains.map(Number)
+          for (const head of (await client.heads(chains)).values()) consider(head)
+          for (const chain of chains) yield* advance(chain)
+        } else {
+          const header = event.update.header
+          if (wanted && !wanted.has(header.chainId)) continue
+          consider(header)
+          yield* advance(header.chainId)
+        }
+      }
+    } catch (error) {
+      if (signal?.aborted) return
+      if (!isTransient(error)) throw error
+      await sleep(retryDelay, signal)
+    }
+  }
+}
