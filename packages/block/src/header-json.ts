@@ -49,7 +49,7 @@ function unsigned(name: string, v: unknown, bits: number): bigint {
   if (typeof v === 'bigint') n = v
   else if (typeof v === 'number' && Number.isInteger(v)) n = BigInt(v)
   else if (typeof v === 'string' && /^[0-9]{1,30}$/.test(v)) n = BigInt(v)
-  else throw new InvalidEncodingError(`Expected ${name} to be an unsigned integer, received ${JSON.stringify(typeof v === 'bigint' ? String(v) : v)}`)
+  else throw new InvalidEncodingError(`Expected ${name} to be an unsigned integer, received ${JSON.stringify(v)}`)
   if (n < 0n || n >= 1n << BigInt(bits)) throw new InvalidEncodingError(`Expected ${name} to fit in ${bits} bits, received ${n}`)
   return n
 }

@@ -1,0 +1,80 @@
+import t from 'tap'
+import fc from 'fast-check'
+import { isDeepStrictEqual } from 'node:util'
+import type { BlockHeader, ChainwebBlockHeader } from '@weft/types'
+import {
+  headerFromJson,
+  headerFromJsonText,
+  headerJsonForProfile,
+  headerToJson,
+  headerToJsonText,
+  parseJsonExact,
+  type AnyHeaderJson,
+} from '../src/index.js'
+import { headerArb, headerVectors, holds } from './fixtures/helpers.js'
+
+const vector = (): ChainwebBlockHeader => structuredClone((headerVectors[0] as (typeof headerVectors)[number]).object)
+const keys = (version: string): string[] => ['nonce', 'creationTime', 'parent', 'adjacents', 'target', 'payloadHash', 'chainId', 'weight', 'height', version, 'epochStart', 'featureFlags', 'hash']
+
+t.test('the spec profile names the version chainVersion, the chainweb profile chainwebVersion, in canonical order', async t => {
+  const h = headerFromJson(vector())
+  const spec = headerToJson(h, 'spec')
+  const chainweb = headerToJson(h, 'chainweb')
+  t.same(Object.keys(spec), keys('chainVersion'))
+  t.same(Object.keys(chainweb), keys('chainwebVersion'))
+  t.equal(spec.chainVersion, 'mainnet01')
+  t.same(headerFromJson(spec), h, 'either version key is read')
+  t.same(Object.keys(chainweb.adjacents), ['5', '10', '15'])
+})
+
+t.test('random headers round-trip through exact JSON text in both profiles', async t => {
+  holds(
+    t,
+    fc.property(headerArb, fc.constantFrom('spec' as const, 'chainweb' as const), (h, profile) => {
+      const text = headerToJsonText(h, profile)
+      return isDeepStrictEqual(headerFromJsonText(text), h) && isDeepStrictEqual(headerFromJsonText(Buffer.from(text)), h)
+    }),
+    { numRuns: 200 },
+  )
+})
+
+t.test('featureFlags above 2^53 are written and read exactly as JSON text', async t => {
+  const h = { ...headerFromJson(vector()), featureFlags: 18446744073709551615n }
+  const text = headerToJsonText(h, 'spec')
+  t.match(text, /"featureFlags":18446744073709551615,"hash"/)
+  t.equal(headerFromJsonText(text).featureFlags, 18446744073709551615n)
+  t.same(parseJsonExact('{"a":{"featureFlags" : 12}}'), { a: { featureFlags: '12' } })
+  t.equal(headerFromJson({ ...vector(), featureFlags: 5n } as unknown as AnyHeaderJson).featureFlags, 5n, 'a bigint is accepted too')
+})
+
+t.test('spec-profile header bytes become chainweb bytes by swapping one key', async t => {
+  const h = headerFromJson(vector())
+  const spec = Buffer.from(headerToJsonText(h, 'spec'))
+  t.equal(headerJsonForProfile(spec, 'spec'), spec)
+  t.equal(headerJsonForProfile(spec, 'chainweb').toString(), headerToJsonText(h, 'chainweb'))
+  t.throws(() => headerJsonForProfile(Buffer.from('{"chainwebVersion":"x"}'), 'chainweb'), { code: 'INVALID_ENCODING' })
+})
+
+t.test('malformed header objects are refused with INVALID_ENCODING naming the field', async t => {
+  const bad: Array<[string, Record<string, unknown>]> = [
+    ['chainwebVersion', { chainwebVersion: 'mainnet02' }],
+    ['adjacents', { adjacents: null }],
+    ['adjacents', { adjacents: [] }],
+    ['adjacent chain ids', { adjacents: { '05': 'Mpic85rur2MYf3zli8s8bHxTFjriFoMPTr6ZPs8sjxM' } }],
+    ['adjacent chain ids', { adjacents: { '4294967296': 'Mpic85rur2MYf3zli8s8bHxTFjriFoMPTr6ZPs8sjxM' } }],
+    ['adjacents.5', { adjacents: { '5': 'short' } }],
+    ['nonce', { nonce: '-1' }],
+    ['nonce', { nonce: 1.5 }],
+    ['nonce', { nonce: '18446744073709551616' }],
+    ['creationTime', { creationTime: '1' }],
+    ['chainId', { chainId: -1 }],
+    ['height', { height: 2 ** 53 }],
+    ['parent', { parent: 7 }],
+    ['featureFlags', { featureFlags: -1 }],
+    ['featureFlags', { featureFlags: 10n ** 30n }],
+  ]
+  for (const [name, change] of bad) {
+    t.throws(() => headerFromJson({ ...vector(), ...change } as unknown as BlockHeader), { code: 'INVALID_ENCODING', message: new RegExp(name) }, name)
+  }
+  t.throws(() => headerFromJson(null as unknown as BlockHeader), { code: 'INVALID_ENCODING' })
+})
