@@ -1,0 +1,140 @@
+import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http'
+import { connect } from 'node:net'
+import t, { type Test } from 'tap'
+import { EventHub, eventFrame, keepAliveFrame } from '../src/event-hub.js'
+
+interface Subscriber {
+  received(): Buffer
+  closed: Promise<void>
+  destroy(): void
+}
+
+function subscribe(url: string): Promise<Subscriber> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res: IncomingMessage) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      const closed = new Promise<void>((done) => res.once('close', () => done()))
+      resolve({ received: () => Buffer.concat(chunks), closed, destroy: () => res.destroy() })
+    }).on('error', reject)
+  })
+}
+
+async function hubServer(t: Test, hub: EventHub): Promise<{ url: string; writes: Array<{ res: ServerResponse; chunk: unknown }> }> {
+  const writes: Array<{ res: ServerResponse; chunk: unknown }> = []
+  const server = createServer((req, res) => {
+    // Records what each response is handed, to see that every client gets the same Buffer object.
+    const write = res.write.bind(res) as (chunk: unknown) => boolean
+    res.write = ((chunk: unknown) => {
+      writes.push({ res, chunk })
+      return write(chunk)
+    }) as typeof res.write
+    hub.attach(res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    hub.close()
+    server.closeAllConnections()
+    return new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+  const address = server.address() as { port: number }
+  return { url: `http://127.0.0.1:${address.port}/`, writes }
+}
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+t.test('a frame is exactly event:<name>, data:<json> and an empty line', async (t) => {
+  t.equal(eventFrame('BlockHeader', ['{"a":', Buffer.from('1'), '}']).toString(), 'event:BlockHeader\ndata:{"a":1}\n\n')
+  t.equal(keepAliveFrame.toString(), ':\n\n')
+})
+
+t.test('every client receives every frame, the same Buffer object, and leaves nothing behind', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
+  const { url, writes } = await hubServer(t, hub)
+  const subscribers = await Promise.all([subscribe(url), subscribe(url), subscribe(url)])
+  await until(() => hub.size === 3)
+  const frames = Array.from({ length: 50 }, (_, i) => eventFrame('BlockHeader', [JSON.stringify({ n: i })]))
+  for (const frame of frames) hub.publish(frame)
+  const expected = Buffer.concat(frames)
+  await until(() => subscribers.every((s) => s.received().length >= expected.length))
+  for (const s of subscribers) t.ok(s.received().equals(expected), 'byte for byte')
+  for (const frame of frames) t.equal(writes.filter((w) => w.chunk === frame).length, 3, 'one shared Buffer per event')
+  subscribers[0]!.destroy()
+  await until(() => hub.size === 2)
+  hub.publish(frames[0]!)
+  subscribers[1]!.destroy()
+  subscribers[2]!.destroy()
+  await until(() => hub.size === 0)
+  t.equal(hub.size, 0, 'no client is kept after it went away')
+})
+
+t.test('an idle stream gets keep-alive comments, a busy one does not', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 150, maxBacklogBytes: 1 << 20 })
+  const { url } = await hubServer(t, hub)
+  const subscriber = await subscribe(url)
+  await until(() => hub.size === 1)
+  const frame = eventFrame('BlockHeader', ['{}'])
+  // Events every 30 ms for 300 ms: the idle timer never fires.
+  for (let i = 0; i < 10; i++) {
+    hub.publish(frame)
+    await new Promise((resolve) => setTimeout(resolve, 30))
+  }
+  t.equal(subscriber.received().toString(), frame.toString().repeat(10), 'no comment while events flow')
+  await until(() => subscriber.received().toString().endsWith(':\n\n:\n\n'), 2000)
+  t.equal(subscriber.received().toString(), frame.toString().repeat(10) + ':\n\n'.repeat(subscriber.received().toString().split(':\n\n').length - 1))
+  const disabled = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
+  const other = await hubServer(t, disabled)
+  const quiet = await subscribe(other.url)
+  await new Promise((resolve) => setTimeout(resolve, 400))
+  t.equal(quiet.received().length, 0, 'keep-alive 0 sends nothing')
+})
+
+t.test('a stalled client is cut off past its backlog while the others keep receiving', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 256 * 1024 })
+  const { url } = await hubServer(t, hub)
+  const readers = await Promise.all([subscribe(url), subscribe(url)])
+  // A raw socket that sends its request and then never reads a byte.
+  const stalled = connect(Number(new URL(url).port), '127.0.0.1')
+  stalled.pause()
+  const stalledClosed = new Promise<void>((resolve) => stalled.once('close', () => resolve()))
+  stalled.on('error', () => {})
+  stalled.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+  await until(() => hub.size === 3)
+  const frame = eventFrame('BlockHeader', [JSON.stringify({ pad: 'x'.repeat(64 * 1024) })])
+  let sent = 0
+  while (hub.size === 3 && sent < 2000) {
+    hub.publish(frame)
+    sent++
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  t.equal(hub.size, 2, `the stalled client was cut off after ${sent} frames of ${frame.length} bytes`)
+  // Reading now drains what the kernel held, then meets the end the server gave the stream.
+  stalled.resume()
+  await stalledClosed
+  for (let i = 0; i < 20; i++) {
+    hub.publish(frame)
+    sent++
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  await until(() => readers.every((r) => r.received().length === sent * frame.length), 10000)
+  t.equal(hub.size, 2, 'the readers are still connected')
+  t.pass('the other clients received every frame')
+})
+
+t.test('close ends every stream and refuses new ones', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 1000, maxBacklogBytes: 1 << 20 })
+  const { url } = await hubServer(t, hub)
+  const subscriber = await subscribe(url)
+  await until(() => hub.size === 1)
+  hub.close()
+  await subscriber.closed
+  t.equal(hub.size, 0)
+  const late = await new Promise<string>((resolve) => get(url, { agent: false }, () => resolve('answered')).on('error', () => resolve('refused')))
+  t.equal(late, 'refused', 'a client arriving after close is dropped')
+})
