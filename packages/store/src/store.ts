@@ -208,12 +208,12 @@ class LevelChainStore implements ChainStore {
     await this.insertMany(genesisBlocks(this.network))
   }
 
-  insert(block: Block): Promise<{ inserted: boolean }> {
+  async insert(block: Block): Promise<{ inserted: boolean }> {
     this.#assertOpen()
     return this.#queue.run(async () => ({ inserted: (await this.#insertBatch([block])) === 1 }))
   }
 
-  insertMany(blocks: Block[]): Promise<number> {
+  async insertMany(blocks: Block[]): Promise<number> {
     this.#assertOpen()
     return this.#queue.run(async () => {
       let inserted = 0

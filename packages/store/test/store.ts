@@ -443,10 +443,10 @@ t.test('close waits for queued inserts, and every later call throws STORE_CLOSED
   t.equal(await pending, 3)
   await store.close()
   const hash = line[0]!.header.hash
-  t.throws(() => store.insert(line[0]!), { code: 'STORE_CLOSED', name: 'StoreClosedError' })
-  t.throws(() => store.insertMany(line), { code: 'STORE_CLOSED' })
-  t.throws(() => store.subscribe(() => {}), { code: 'STORE_CLOSED' })
-  for (const read of [
+  t.throws(() => store.subscribe(() => {}), { code: 'STORE_CLOSED', name: 'StoreClosedError' })
+  const calls: Array<() => Promise<unknown>> = [
+    () => store.insert(line[0]!),
+    () => store.insertMany(line),
     () => store.getHeader(hash),
     () => store.getHeaderBinary(hash),
     () => store.getStoredHeader(hash),
@@ -456,9 +456,8 @@ t.test('close waits for queued inserts, and every later call throws STORE_CLOSED
     () => store.getRefs([hash]),
     () => store.readRangeBlocks([]),
     () => collect(store.range({ chain: 0 })),
-  ]) {
-    await t.rejects(read(), { code: 'STORE_CLOSED' })
-  }
+  ]
+  for (const call of calls) await t.rejects(call(), { code: 'STORE_CLOSED' })
 })
 
 t.test('a folder keeps its network: opening it as another is NETWORK_MISMATCH', async (t) => {
