@@ -7,7 +7,7 @@ function headerSchema<K extends 'chainVersion' | 'chainwebVersion'>(versionKey: 
     nonce: Type.String({ pattern: '^[0-9]{1,20}$', description: 'u64 as a decimal string' }),
     creationTime: Type.Integer({ description: 'microseconds since the POSIX epoch' }),
     parent: BlockHash,
-    adjacents: Type.Record(Type.String({ pattern: '^[0-9]+$' }), BlockHash, { description: 'chain id -> hash of the adjacent parent' }),
+    adjacents: Type.Record(Type.String({ pattern: '^[0-9]+$' }), BlockHash, { description: 'chain id -> hash of the adjacent parent', additionalProperties: false }),
     target: U256Text,
     payloadHash: BlockHash,
     chainId: ChainId,
