@@ -1,0 +1,41 @@
+import { hashKey, lookup, parentOf, checkParent } from './header-source.js'
+import type { HeaderRef, HeaderSource } from './header-source.js'
+
+/** The ancestor-or-self of `hash` at `height`, or `undefined` when the block or that ancestor is unknown. */
+export async function ancestorAt(source: HeaderSource, hash: Uint8Array, height: number): Promise<HeaderRef | undefined> {
+  if (!Number.isSafeInteger(height) || height < 0) return undefined
+  const [ref] = await lookup(source, [hash])
+  return ref === undefined ? undefined : walkDownTo(source, ref, height)
+}
+
+/** Whether block `a` is an ancestor-or-self of block `b`; `false` when either is unknown. */
+export async function isAncestor(source: HeaderSource, a: Uint8Array, b: Uint8Array): Promise<boolean> {
+  const [refA, refB] = await lookup(source, [a, b])
+  if (refA === undefined || refB === undefined || refA.chainId !== refB.chainId) return false
+  const atHeightOfA = await walkDownTo(source, refB, refA.height)
+  return atHeightOfA !== undefined && hashKey(atHeightOfA.hash) === hashKey(refA.hash)
+}
+
+/** The highest common ancestor-or-self of `a` and `b`, or `undefined` when there is none (or either is unknown). */
+export async function forkPoint(source: HeaderSource, a: Uint8Array, b: Uint8Array): Promise<HeaderRef | undefined> {
+  let [x, y] = await lookup(source, [a, b])
+  if (x !== undefined && y !== undefined && x.chainId !== y.chainId) return undefined
+  while (x !== undefined && y !== undefined) {
+    if (x.height > y.height) x = await parentOf(source, x)
+    else if (y.height > x.height) y = await parentOf(source, y)
+    else if (hashKey(x.hash) === hashKey(y.hash)) return x
+    else {
+      // Same height, different blocks: step both in one batch.
+      const [px, py] = await lookup(source, [x.parent, y.parent])
+      x = checkParent(px, x)
+      y = checkParent(py, y)
+    }
+  }
+  return undefined
+}
+
+async function walkDownTo(source: HeaderSource, from: HeaderRef, height: number): Promise<HeaderRef | undefined> {
+  let ref: HeaderRef | undefined = from
+  while (ref !== undefined && ref.height > height) ref = await parentOf(source, ref)
+  return ref?.height === height ? ref : undefined
+}

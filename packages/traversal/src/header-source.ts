@@ -1,0 +1,43 @@
+import { InconsistentSourceError } from './errors.js'
+
+/** What the traversals need to know of a block header. */
+export interface HeaderRef {
+  hash: Buffer
+  parent: Buffer
+  height: number
+  chainId: number
+}
+
+/** Looks headers up by hash, many at once; the answer is in the order asked, `undefined` for unknown hashes. */
+export interface HeaderSource {
+  getRefs(hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>>
+}
+
+/** A map key for a hash: equal bytes give equal keys. */
+export function hashKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1')
+}
+
+/** Looks hashes up through `source`, skipping empty batches and refusing an answer of the wrong length. */
+export async function lookup(source: HeaderSource, hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>> {
+  if (hashes.length === 0) return []
+  const refs = await source.getRefs(hashes)
+  if (refs.length !== hashes.length) {
+    throw new InconsistentSourceError(`Expected getRefs to answer ${hashes.length} entries, received ${refs.length}`)
+  }
+  return refs
+}
+
+/** Returns `parent`, refusing one at or above its child's height: a walk over it would never end. */
+export function checkParent(parent: HeaderRef | undefined, child: HeaderRef): HeaderRef | undefined {
+  if (parent !== undefined && parent.height >= child.height) {
+    throw new InconsistentSourceError(`Expected the parent of a block at height ${child.height} to be lower, received height ${parent.height}`)
+  }
+  return parent
+}
+
+/** The parent of `child`, or `undefined` when the source does not know it (the genesis has none). */
+export async function parentOf(source: HeaderSource, child: HeaderRef): Promise<HeaderRef | undefined> {
+  const [parent] = await lookup(source, [child.parent])
+  return checkParent(parent, child)
+}

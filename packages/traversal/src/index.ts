@@ -1,0 +1,5 @@
+export { InconsistentSourceError, TooManyBoundsError, TraversalError, UnknownBoundError } from './errors.js'
+export type { HeaderRef, HeaderSource } from './header-source.js'
+export { ancestorAt, forkPoint, isAncestor } from './ancestry.js'
+export { branch, MAX_BRANCH_BOUNDS } from './branch.js'
+export type { BranchOptions } from './branch.js'
