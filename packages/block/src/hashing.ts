@@ -57,9 +57,8 @@ export function computePayloadHashes(p: PayloadWithOutputs): { transactionsHash:
   return { transactionsHash, outputsHash, payloadHash: innerHash(transactionsHash, outputsHash) }
 }
 
-/** Whether the payload's own hash fields are well-formed and equal the hashes of its contents. */
-export function payloadHashesMatch(p: PayloadWithOutputs): boolean {
-  const computed = computePayloadHashes(p)
+/** Whether the payload's own hash fields are well-formed and equal the hashes of its contents (computed unless given). */
+export function payloadHashesMatch(p: PayloadWithOutputs, computed = computePayloadHashes(p)): boolean {
   return (['transactionsHash', 'outputsHash', 'payloadHash'] as const).every(key => {
     try {
       return decodeHash(p[key]).equals(computed[key])

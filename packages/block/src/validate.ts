@@ -56,7 +56,7 @@ export function validateBlock(block: Block, parent: Header | undefined, network:
 
   const payload = attempt(() => computePayloadHashes(block.payload))
   if (payload instanceof Error) violation('INVALID_PAYLOAD_HASH', 'The payload hashes cannot be computed from a malformed payload', payload)
-  else if (!payload.payloadHash.equals(h.payloadHash) || !payloadHashesMatch(block.payload)) {
+  else if (!payload.payloadHash.equals(h.payloadHash) || !payloadHashesMatch(block.payload, payload)) {
     violation('INVALID_PAYLOAD_HASH', `Expected payload hash ${encodeHash(payload.payloadHash)} in the header and the payload, received ${encodeHash(h.payloadHash)} and ${String(block.payload.payloadHash)}`)
   }
 
