@@ -35,6 +35,5 @@ export class TargetTooHardError extends DevnetError {
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'bigint') return `${value}n`
   return String(value)
 }

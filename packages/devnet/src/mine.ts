@@ -68,8 +68,7 @@ function findNonce(binary: Buffer, target: bigint): bigint {
 
 /** Whether little-endian `a` <= little-endian `b` (both 32 bytes). */
 function atMost(a: Buffer, b: Buffer): boolean {
-  for (let i = a.length - 1; i >= 0; i--) {
-    if (a[i] !== b[i]) return a[i]! < b[i]!
-  }
-  return true
+  let i = a.length - 1
+  while (i > 0 && a[i] === b[i]) i--
+  return a[i]! <= b[i]!
 }

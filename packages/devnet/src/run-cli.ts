@@ -3,7 +3,7 @@ import { getNetwork, type Network } from '@weft/block'
 import { openStore, type ChainStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import cliProgress from 'cli-progress'
-import { DevnetError, UsageError } from './errors.js'
+import { UsageError } from './errors.js'
 import { fill } from './fill.js'
 import { createProducer } from './producer.js'
 
@@ -80,8 +80,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const duration = values.duration === undefined ? undefined : parseNumber('--duration', values.duration)
     return await withStore(values.data, network, (store) => runLive(store, io, { blockDelay, forkRate, seed: values.seed, duration }))
   } catch (error) {
-    const code = error instanceof DevnetError || (error instanceof Error && 'code' in error) ? ` [${String((error as { code: unknown }).code)}]` : ''
-    io.stderr.write(`weft-devnet: ${error instanceof Error ? error.message : String(error)}${code}\n`)
+    // Every error here is an Error; most carry a stable code worth showing (ours, the store's).
+    const { message, code } = error as Error & { code?: unknown }
+    io.stderr.write(`weft-devnet: ${message}${typeof code === 'string' ? ` [${code}]` : ''}\n`)
     if (error instanceof UsageError) io.stderr.write('Run weft-devnet --help for usage.\n')
     return error instanceof UsageError ? 2 : 1
   }
@@ -145,25 +146,23 @@ async function runFill(store: ChainStore, io: CliIo, opts: { blocks: number; for
 
 async function runLive(store: ChainStore, io: CliIo, opts: { blockDelay: number; forkRate: number; seed: string | undefined; duration: number | undefined }): Promise<number> {
   let failed = false
+  let stopWaiting!: () => void
+  const stopped = new Promise<void>((resolve) => {
+    stopWaiting = resolve
+  })
   const producer = createProducer(store, {
     blockDelay: opts.blockDelay,
     forkRate: opts.forkRate,
     ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     onError: (error) => {
       failed = true
-      io.stderr.write(`weft-devnet: producing failed: ${error instanceof Error ? error.message : String(error)}\n`)
+      io.stderr.write(`weft-devnet: producing failed: ${(error as Error).message}\n`)
       stopWaiting()
     },
   })
-  let stopWaiting = () => {}
-  const stopped = new Promise<void>((resolve) => {
-    stopWaiting = resolve
-    const timer = opts.duration === undefined ? undefined : setTimeout(resolve, opts.duration * 1000)
-    io.signal?.addEventListener('abort', () => {
-      clearTimeout(timer)
-      resolve()
-    }, { once: true })
-  })
+  // After createProducer, which may refuse the options: nothing to undo then.
+  const timer = opts.duration === undefined ? undefined : setTimeout(stopWaiting, opts.duration * 1000)
+  io.signal?.addEventListener('abort', stopWaiting, { once: true })
   let produced = 0
   const unsubscribe = store.subscribe((event) => {
     if (event.type === 'inserted') produced++
@@ -171,6 +170,8 @@ async function runLive(store: ChainStore, io: CliIo, opts: { blockDelay: number;
   io.stderr.write(`producing on ${store.network.name}, one block per chain every ${opts.blockDelay} s${opts.duration === undefined ? ' (Ctrl-C to stop)' : ''}\n`)
   producer.start()
   await stopped
+  clearTimeout(timer)
+  io.signal?.removeEventListener('abort', stopWaiting)
   await producer.stop()
   unsubscribe()
   io.stdout.write(`produced ${produced} blocks; heights ${[...store.cut().values()].map((head) => head.height).join(' ')}\n`)

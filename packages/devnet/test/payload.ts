@@ -1,0 +1,76 @@
+import { payloadHashesMatch, txCount } from '@weft/block'
+import t from 'tap'
+import { createAccountPool, syntheticPayload, type PayloadContext } from '../src/payload.js'
+import { createRandom } from '../src/random.js'
+
+const unpaddedBase64url = /^[A-Za-z0-9_-]+$/
+const decode = (text: string): unknown => JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
+const context = (height: number): PayloadContext => ({ network: 'development', chainId: 7, height, parent: Buffer.alloc(32, height & 0xff), creationTime: 1_700_000_000_000_000 + height })
+
+t.test('synthetic payloads have correct hashes and JSON texts in unpadded base64url', async (t) => {
+  const random = createRandom('payloads')
+  const pool = createAccountPool(random)
+  const counts = new Set<number>()
+  const problems: string[] = []
+  for (let height = 1; height <= 300; height++) {
+    const payload = syntheticPayload(random, pool, context(height))
+    counts.add(txCount(payload))
+    if (!payloadHashesMatch(payload)) problems.push(`height ${height}: hashes do not match`)
+    for (const text of [payload.minerData, payload.coinbase, ...payload.transactions.flat()]) {
+      if (!unpaddedBase64url.test(text)) problems.push(`height ${height}: ${text.slice(0, 20)} is not unpadded base64url`)
+      decode(text) // throws unless JSON
+    }
+  }
+  t.same(problems, [])
+  t.ok(counts.has(0), 'some blocks are empty')
+  t.ok([...counts].every((n) => n >= 0 && n <= 6), `at most 6 transactions: ${[...counts].join()}`)
+  t.ok(counts.size >= 5, 'transaction counts vary')
+})
+
+t.test('transactions look like the real network\'s commands and results', async (t) => {
+  const random = createRandom('shape')
+  const pool = createAccountPool(random, 4, 2)
+  let payload = syntheticPayload(random, pool, context(10))
+  while (payload.transactions.length === 0) payload = syntheticPayload(random, pool, context(10))
+  const [tx, output] = payload.transactions[0]!
+  const command = decode(tx) as { hash: string; sigs: Array<{ sig: string }>; cmd: string }
+  t.match(command.hash, /^[A-Za-z0-9_-]{43}$/)
+  t.match(command.sigs[0]!.sig, /^[0-9a-f]{128}$/)
+  const cmd = JSON.parse(command.cmd) as { networkId: string; meta: { chainId: string; sender: string }; payload: { exec: { code: string } } }
+  t.equal(cmd.networkId, 'development')
+  t.equal(cmd.meta.chainId, '7')
+  t.ok(pool.keys.some((key) => cmd.meta.sender === `k:${key}`))
+  t.match(cmd.payload.exec.code, /^\(/)
+  const result = decode(output) as { reqKey: string; gas: number; txId: number | null }
+  t.equal(result.reqKey, command.hash, 'the output names its command')
+  t.ok(result.gas > 0)
+  const miner = decode(payload.minerData) as { account: string; 'public-keys': string[] }
+  t.ok(pool.miners.includes(miner['public-keys'][0]!))
+  t.equal(miner.account, `k:${miner['public-keys'][0]}`)
+  const coinbase = decode(payload.coinbase) as { reqKey: string; txId: number }
+  t.equal(JSON.parse(Buffer.from(coinbase.reqKey, 'base64url').toString()), Buffer.alloc(32, 10).toString('base64url'), 'the coinbase names the parent, as on the real network')
+  t.equal(coinbase.txId, 10 * 8)
+})
+
+t.test('every kind of transaction and result turns up', async (t) => {
+  const random = createRandom('kinds')
+  const pool = createAccountPool(random)
+  const codes = new Set<string>()
+  const statuses = new Set<string>()
+  for (let height = 1; height <= 200; height++) {
+    for (const [tx, output] of syntheticPayload(random, pool, context(height)).transactions) {
+      const cmd = JSON.parse((decode(tx) as { cmd: string }).cmd) as { payload: { exec: { code: string } } }
+      codes.add(cmd.payload.exec.code.split(' ')[0]!)
+      statuses.add((decode(output) as { result: { status: string } }).result.status)
+    }
+  }
+  t.same([...codes].sort(), ['(coin.transfer', '(coin.transfer-create', '(free.registry.set-entry'])
+  t.same([...statuses].sort(), ['failure', 'success'])
+})
+
+t.test('with no transactions allowed every payload is empty', async (t) => {
+  const random = createRandom('empty')
+  const payload = syntheticPayload(random, createAccountPool(random), context(1), 0)
+  t.same(payload.transactions, [])
+  t.ok(payloadHashesMatch(payload))
+})

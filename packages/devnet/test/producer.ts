@@ -1,0 +1,100 @@
+import { join } from 'node:path'
+import { openStore, type ChainStore } from '@weft/store'
+import t, { type Test } from 'tap'
+import { createProducer } from '../src/producer.js'
+import { checkBraid } from './fixtures/braid-check.js'
+
+let folders = 0
+const testdirs = new WeakMap<Test, string>()
+const freshFolder = (t: Test): string => {
+  const dir = testdirs.get(t) ?? t.testdir()
+  testdirs.set(t, dir)
+  return join(dir, `store-${++folders}`)
+}
+const open = async (t: Test, network: 'development' | 'mainnet01' = 'development', path = freshFolder(t)): Promise<ChainStore> => {
+  const store = await openStore({ path, network })
+  t.teardown(() => store.close())
+  return store
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const nowMicros = () => Date.now() * 1000
+
+t.test('live, every chain advances at about one block per delay and the braid stays consistent', async (t) => {
+  const store = await open(t)
+  const startedAt = nowMicros()
+  const producer = createProducer(store, { blockDelay: 0.1, forkRate: 0.1, seed: 'live' })
+  producer.start()
+  producer.start() // a second start changes nothing
+  await sleep(3000)
+  await producer.stop()
+  const stoppedAt = nowMicros()
+  const heights = [...store.cut().values()].map((head) => head.height)
+  t.equal(heights.length, 20)
+  // 3 s at 0.1 s is 30 blocks per chain at most; neighbours waiting on each other slow it down.
+  t.ok(heights.every((h) => h >= 8 && h <= 40), `heights ${heights.join(' ')}`)
+  const report = await checkBraid(store)
+  t.same(report.problems, [])
+  t.ok(report.orphans > 0, 'forks left orphans')
+  const created = [...report.headers.values()].filter((h) => h.height > 0).map((h) => h.creationTime)
+  t.ok(created.every((time) => time >= startedAt - 1000 && time <= stoppedAt + 1000), 'creation times are wall-clock times of the run')
+})
+
+t.test('a restarted producer continues the same chains on the same folder', async (t) => {
+  const path = freshFolder(t)
+  const first = await openStore({ path, network: 'development' })
+  const producer = createProducer(first, { blockDelay: 0.05 })
+  producer.start()
+  await sleep(800)
+  await producer.stop()
+  const before = new Map(first.cut())
+  await first.close()
+
+  const store = await open(t, 'development', path)
+  const again = createProducer(store, { blockDelay: 0.05 })
+  again.start()
+  await sleep(800)
+  await again.stop()
+  const report = await checkBraid(store)
+  t.same(report.problems, [])
+  for (const [chain, head] of before) {
+    t.ok(head.height > 0, `chain ${chain} grew in the first run`)
+    t.ok(store.cut().get(chain)!.height > head.height, `chain ${chain} grew in the second run`)
+    t.ok(report.winners.get(chain)?.get(head.height)?.hash.equals(head.hash), `chain ${chain} grew on top of its old head`)
+  }
+})
+
+t.test('stopping a producer that never started, or twice, is harmless; a stopped one does not restart', async (t) => {
+  const store = await open(t)
+  const producer = createProducer(store, { blockDelay: 0.01 })
+  await producer.stop()
+  producer.start()
+  await sleep(100)
+  await producer.stop()
+  t.ok([...store.cut().values()].every((head) => head.height === 0))
+})
+
+t.test('a failure halts the producer and goes to onError', async (t) => {
+  const store = await open(t, 'mainnet01')
+  const errors: unknown[] = []
+  const producer = createProducer(store, { blockDelay: 0.01, onError: (error) => errors.push(error) })
+  producer.start()
+  await sleep(50)
+  await producer.stop()
+  t.match(errors, [{ code: 'TARGET_TOO_HARD' }])
+})
+
+t.test('without onError, stop rejects with the failure that halted the producer', async (t) => {
+  const store = await open(t, 'mainnet01')
+  const producer = createProducer(store, { blockDelay: 0.01 })
+  producer.start()
+  await t.rejects(producer.stop(), { code: 'TARGET_TOO_HARD' })
+})
+
+t.test('bad options are refused with INVALID_OPTION', async (t) => {
+  const store = await open(t)
+  for (const blockDelay of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    t.throws(() => createProducer(store, { blockDelay }), { code: 'INVALID_OPTION', option: 'blockDelay' })
+  }
+  t.throws(() => createProducer(store, { blockDelay: 1, forkRate: 2 }), { code: 'INVALID_OPTION', option: 'forkRate' })
+  t.throws(() => createProducer(store, { blockDelay: 1, seed: Number.NaN }), { code: 'INVALID_OPTION', option: 'seed' })
+})

@@ -1,0 +1,126 @@
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { openStore } from '@weft/store'
+import t from 'tap'
+import { HELP, runCli, type CliIo } from '../src/run-cli.js'
+
+// Collects what the CLI writes; `tty` makes stderr claim to be a terminal.
+const capture = (options: { tty?: boolean; signal?: AbortSignal } = {}) => {
+  const out: string[] = []
+  const err: string[] = []
+  const stdout = new PassThrough()
+  stdout.on('data', (chunk: Buffer) => out.push(chunk.toString()))
+  const stderr = Object.assign(new PassThrough(), options.tty === true ? { isTTY: true, columns: 100 } : {})
+  stderr.on('data', (chunk: Buffer) => err.push(chunk.toString()))
+  const io: CliIo = { stdout, stderr, ...(options.signal === undefined ? {} : { signal: options.signal }) }
+  return { io, stdout: () => out.join(''), stderr: () => err.join('') }
+}
+
+t.test('--help and help print the usage and exit 0', async (t) => {
+  for (const argv of [['--help'], ['-h'], ['help'], ['fill', '--help']]) {
+    const run = capture()
+    t.equal(await runCli(argv, run.io), 0)
+    t.equal(run.stdout(), HELP)
+  }
+  t.match(HELP, /weft-devnet fill --data/)
+})
+
+t.test('fill stores the blocks and prints one summary line, with no bar when stderr is not a terminal', async (t) => {
+  const data = join(t.testdir(), 'data')
+  const run = capture()
+  t.equal(await runCli(['fill', '--data', data, '--network', 'development', '--blocks', '300', '--seed', 'cli', '--fork-rate', '0.1'], run.io), 0)
+  t.match(run.stdout(), /^filled 300 blocks \(\d+ orphans\) on 20 chains of development in [\d.]+ s \(\d+ blocks\/s\); heights \d+-\d+\n$/)
+  t.equal(run.stderr(), '')
+  const store = await openStore({ path: data, network: 'development' })
+  t.teardown(() => store.close())
+  const heights = [...store.cut().values()].map((head) => head.height)
+  t.ok(heights.every((h) => h >= 10), `heights ${heights.join(' ')}`)
+})
+
+t.test('fill draws a progress bar on stderr when it is a terminal', async (t) => {
+  const run = capture({ tty: true })
+  t.equal(await runCli(['fill', '--data', join(t.testdir(), 'data'), '--network', 'test-singleton', '--blocks', '600'], run.io), 0)
+  t.match(run.stderr(), /filling \|.*\| 100% \| 600\/600 blocks/)
+  t.match(run.stdout(), /^filled 600 blocks \(0 orphans\) on 1 chains of test-singleton/)
+})
+
+t.test('the same seed through the CLI gives the same chains', async (t) => {
+  const dir = t.testdir()
+  const heads = async (name: string) => {
+    await runCli(['fill', '--data', join(dir, name), '--blocks', '100', '--seed', '9', '--fork-rate', '0.3'], capture().io)
+    const store = await openStore({ path: join(dir, name), network: 'development' })
+    const hashes = [...store.cut().values()].map((head) => head.hash.toString('base64url'))
+    await store.close()
+    return hashes
+  }
+  t.same(await heads('a'), await heads('b'))
+})
+
+t.test('usage errors exit 2 and say what was expected', async (t) => {
+  const cases: Array<[string[], RegExp]> = [
+    [[], /Expected a command/],
+    [['mine'], /Expected the command fill or live, received "mine"/],
+    [['fill', 'more'], /Expected one command, received also "more"/],
+    [['fill', '--blocks', '5'], /Expected --data DIR/],
+    [['fill', '--data', 'x'], /Expected --blocks N/],
+    [['fill', '--data', 'x', '--blocks', 'many'], /Expected --blocks to be a number, received "many"/],
+    [['fill', '--data', 'x', '--blocks', ''], /Expected --blocks to be a number, received ""/],
+    [['fill', '--data', 'x', '--blocks', '5', '--network', 'moon'], /Expected --network to be one of .*received "moon"/],
+    [['fill', '--data', 'x', '--blocks', '5', '--colour'], /Unknown option '--colour'/],
+    [['live', '--data', 'x', '--duration', 'soon'], /Expected --duration to be a number/],
+  ]
+  for (const [argv, message] of cases) {
+    const run = capture()
+    t.equal(await runCli(argv, run.io), 2, argv.join(' '))
+    t.match(run.stderr(), message)
+    t.match(run.stderr(), /Run weft-devnet --help for usage/)
+    t.equal(run.stdout(), '')
+  }
+})
+
+t.test('other failures exit 1 and name their code', async (t) => {
+  const run = capture()
+  t.equal(await runCli(['fill', '--data', join(t.testdir(), 'data'), '--blocks=-3'], run.io), 1)
+  t.match(run.stderr(), /^weft-devnet: Expected blocks to be a non-negative integer, received -3 \[INVALID_OPTION\]\n$/)
+})
+
+t.test('an error without a code is reported by its message alone', async (t) => {
+  const run = capture()
+  const stdout = new PassThrough()
+  stdout.write = () => {
+    throw new Error('stdout is gone')
+  }
+  t.equal(await runCli(['--help'], { ...run.io, stdout }), 1)
+  t.equal(run.stderr(), 'weft-devnet: stdout is gone\n')
+})
+
+t.test('live produces blocks for --duration seconds, then stops and reports', async (t) => {
+  const data = join(t.testdir(), 'data')
+  const run = capture()
+  t.equal(await runCli(['live', '--data', data, '--block-delay', '0.05', '--fork-rate', '0.1', '--seed', 'x', '--duration', '0.6'], run.io), 0)
+  t.match(run.stderr(), /producing on development, one block per chain every 0.05 s\n/)
+  const produced = /^produced (\d+) blocks; heights ((?:\d+ ?){20})\n$/.exec(run.stdout())
+  t.ok(produced, run.stdout())
+  t.ok(Number(produced?.[1]) > 20)
+})
+
+t.test('live refuses a bad block delay without waiting', async (t) => {
+  const run = capture()
+  t.equal(await runCli(['live', '--data', join(t.testdir(), 'data'), '--block-delay', '0', '--duration', '60'], run.io), 1)
+  t.match(run.stderr(), /Expected blockDelay to be a positive number of seconds, received 0 \[INVALID_OPTION\]/)
+})
+
+t.test('live stops when its signal aborts', async (t) => {
+  const controller = new AbortController()
+  const run = capture({ signal: controller.signal })
+  setTimeout(() => controller.abort(), 300)
+  t.equal(await runCli(['live', '--data', join(t.testdir(), 'data'), '--network', 'test-singleton'], run.io), 0)
+  t.match(run.stderr(), /every 1 s \(Ctrl-C to stop\)/, 'the network\'s own block delay by default')
+  t.match(run.stdout(), /^produced \d+ blocks; heights \d+\n$/)
+})
+
+t.test('live exits 1 when producing fails', async (t) => {
+  const run = capture()
+  t.equal(await runCli(['live', '--data', join(t.testdir(), 'data'), '--network', 'mainnet01', '--duration', '5'], run.io), 1)
+  t.match(run.stderr(), /producing failed: Expected the target of chain \d+ to need at most/)
+})
