@@ -3,9 +3,6 @@ import { createHash } from 'node:crypto'
 const LEAF = Buffer.from([0])
 const NODE = Buffer.from([1])
 
-/** A Merkle leaf: raw input bytes (hashed as H(0x00 || bytes)), or a 32-byte hash that enters as is. */
-export type MerkleLeaf = { input: Uint8Array } | { node: Uint8Array }
-
 /** SHA-512/256 of the concatenated parts. */
 export function sha512_256(...parts: Uint8Array[]): Buffer {
   const h = createHash('sha512-256')
@@ -26,7 +23,7 @@ export function tagged(tag: number, bytes: Uint8Array): Buffer {
   return out
 }
 
-/** Root of the RFC 6962-shaped tree over leaf hashes; the empty tree is H(""). */
+/** Root of the RFC 6962-shaped tree over leaf hashes (input leaves already hashed with leafHash, tree nodes as they are); the empty tree is H(""). */
 export function merkleRootOfHashes(hashes: readonly Uint8Array[]): Buffer {
   if (hashes.length === 0) return sha512_256()
   return root(hashes, 0, hashes.length)
@@ -39,11 +36,6 @@ function root(hashes: readonly Uint8Array[], start: number, end: number): Buffer
   let k = 1
   while (k * 2 < n) k *= 2
   return sha512_256(NODE, root(hashes, start, start + k), root(hashes, start + k, end))
-}
-
-/** Root of a Merkle tree over the given leaves. */
-export function merkleRoot(leaves: readonly MerkleLeaf[]): Buffer {
-  return merkleRootOfHashes(leaves.map(l => ('node' in l ? l.node : leafHash(l.input))))
 }
 
 /** H(0x01 || left || right): one inner node. */
