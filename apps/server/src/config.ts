@@ -51,7 +51,7 @@ export const defaultConfig: Readonly<Omit<ServerConfig, 'devnet'>> = {
 }
 
 /** Options accepted by `startServer`: any subset of the configuration. */
-export type ServerOptions = Partial<ServerConfig>
+export type ServerOptions = { [K in keyof ServerConfig]?: ServerConfig[K] | undefined }
 
 /** Fills the defaults and checks every value. */
 export function resolveConfig(options: ServerOptions): ServerConfig {
@@ -73,8 +73,8 @@ export function resolveConfig(options: ServerOptions): ServerConfig {
   return config
 }
 
-function definedOnly(options: ServerOptions): ServerOptions {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ServerOptions
+function definedOnly(options: ServerOptions): Partial<ServerConfig> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<ServerConfig>
 }
 
 /** One command-line flag: its environment variable and its help line. */

@@ -1,4 +1,5 @@
 export { startServer, nodeVersion, type RunningServer } from './server.js'
+export { runCli, type CliIo } from './run-cli.js'
 export { createApp } from './app.js'
 export { defaultConfig, helpText, parseCommandLine, resolveConfig, type CommandLine, type NetworkName, type ServerConfig, type ServerOptions } from './config.js'
 export { basePath, profiles, type ProfileName, type ProfileRules } from './profiles.js'
