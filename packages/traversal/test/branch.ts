@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { descendingPage, parseCursor } from '@weft/cursor'
+import { descendingPage, formatCursor, parseCursor } from '@weft/cursor'
 import { branch, InconsistentSourceError, MAX_BRANCH_BOUNDS, TooManyBoundsError, TraversalError, UnknownBoundError } from '../src/index.js'
 import type { BranchOptions, HeaderRef, HeaderSource } from '../src/index.js'
 import { ancestorsOrSelf, buildTree, CountingSource, hashOf, key, treeArbitrary } from './fixtures/block-tree.js'
@@ -108,6 +108,11 @@ t.test('resuming at any block of the branch gives the rest of the sequence, and 
     const full = await collect(tree.source, query)
     for (const [index, ref] of full.entries()) {
       if (!sameKeys(await collect(tree.source, { ...query, start: ref.hash }), full.slice(index))) return false
+      // The page a client gets with the cursor `inclusive:<this block>`.
+      const page = await descendingPage(branch(tree.source, { ...query, start: ref.hash }), { limit, hashOf: ref => ref.hash })
+      const following = full[index + limit]
+      if (!sameKeys(page.items, full.slice(index, index + limit))) return false
+      if (page.next !== (following === undefined ? null : formatCursor({ inclusive: true, hash: following.hash }))) return false
     }
     const onBranch = new Set(keys(full))
     const elsewhere = [...tree.blocks.filter(b => !onBranch.has(key(b.hash))).slice(0, 5), ...tree.otherChain.slice(0, 1), { hash: hashOf('nowhere') }]
@@ -174,6 +179,9 @@ t.test('the walk stops at minheight without looking below it', async t => {
   const result = await collect(source, { chain: 0, upper: [(main.at(-1) as HeaderRef).hash], lower: [], minheight: 4997 })
   t.same(result.map(ref => ref.height), [4999, 4998, 4997])
   t.equal(source.lookups, 1 + 2, 'the bound, then the parents of the blocks at 4999 and 4998')
+  source.reset()
+  t.same(await collect(source, { chain: 0, upper: [(main[10] as HeaderRef).hash], lower: [], minheight: 11 }), [])
+  t.equal(source.lookups, 1, 'a bound below minheight is looked up, not walked')
 })
 
 t.test('a lower bound far above the upper bounds is walked down to them and excludes what it covers', async t => {
@@ -202,23 +210,29 @@ t.test('siblings at one height come in ascending raw hash order and shared ances
   t.same(keys(result), keys([...[...children].sort((a, b) => Buffer.compare(a.hash, b.hash)), genesis]))
 })
 
-t.test('minheight above maxheight, or bounds only on one side, give nothing', async t => {
+t.test('minheight above maxheight, no bounds, or bounds only on one side, give nothing', async t => {
   const tree = buildTree(1, [0, 0, 0])
   const tip = (tree.blocks.at(-1) as HeaderRef).hash
   t.same(await collect(tree.source, { chain: 0, upper: [tip], lower: [], minheight: 2, maxheight: 1 }), [])
   t.same(await collect(tree.source, { chain: 0, upper: [], lower: [tip] }), [])
   t.same(await collect(tree.source, { chain: 0, upper: [tip], lower: [tip] }), [])
+  tree.source.reset()
+  t.same(await collect(tree.source, { chain: 0, upper: [], lower: [] }), [])
+  t.equal(tree.source.calls, 0, 'no bounds, no lookup')
 })
 
 t.test('a start block that is unknown, on another chain, outside the heights or off the branch yields nothing', async t => {
-  const tree = buildTree(2, [0, 0, 0, 0, 5])
+  // Block 5 is a sibling of block 4 (both children of block 3), block 6 a child of block 4.
+  const tree = buildTree(2, [0, 0, 0, 0, 15, 15])
   const tip = tree.blocks[4] as HeaderRef
+  t.same([tree.blocks[5]?.parent, tree.blocks[6]?.parent], [tree.blocks[3]?.hash, tip.hash])
   const query = { chain: 0, upper: [tip.hash], lower: [] }
   t.same(await collect(tree.source, { ...query, start: hashOf('unknown') }), [])
   t.same(await collect(tree.source, { ...query, start: (tree.otherChain[0] as HeaderRef).hash }), [])
   t.same(await collect(tree.source, { ...query, start: tip.hash, maxheight: 3 }), [])
   t.same(await collect(tree.source, { ...query, start: (tree.blocks[1] as HeaderRef).hash, minheight: 2 }), [])
   t.same(await collect(tree.source, { ...query, start: (tree.blocks[5] as HeaderRef).hash }), [], 'a sibling off the branch')
+  t.same(await collect(tree.source, { ...query, start: (tree.blocks[6] as HeaderRef).hash }), [], 'a descendant of the upper bound')
   t.same(await collect(tree.source, { ...query, lower: [(tree.blocks[2] as HeaderRef).hash], start: (tree.blocks[1] as HeaderRef).hash }), [], 'an excluded block')
   t.same(keys(await collect(tree.source, { ...query, start: (tree.blocks[2] as HeaderRef).hash })), keys(tree.blocks.slice(0, 3).reverse()))
 })
