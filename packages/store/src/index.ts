@@ -11,13 +11,13 @@ export {
   type BlockViolation,
 } from './errors.js'
 export type { HeaderRef, HeaderSource } from '@weft/traversal'
+export type { RangeItem } from './range-reader.js'
 export {
   isBetterHead,
   openStore,
   type ChainStore,
   type JoinedBlock,
   type OpenStoreOptions,
-  type RangeItem,
   type RangeQuery,
   type StoredHeader,
   type StoreEvent,

@@ -35,14 +35,13 @@ import {
   encodeBlockRecord,
   encodeHashRecord,
   hashKey,
-  hashOfBlockKey,
   headKey,
   headPrefix,
-  heightOfBlockKey,
   metaKey,
   payloadKey,
   type HashRecord,
 } from './keys.js'
+import { RangeReader, type RangeBounds, type RangeItem } from './range-reader.js'
 import { WriteQueue } from './write-queue.js'
 
 /** Options of `openStore`. */
@@ -57,15 +56,6 @@ export interface OpenStoreOptions {
 export interface StoredHeader {
   header: Header
   headerJson: Buffer
-}
-
-/** One block of an ordered range: stored bytes, never re-serialised. */
-export interface RangeItem {
-  hash: Buffer
-  height: number
-  headerJson: Buffer
-  headerBinary: Buffer
-  payloadHash: Buffer
 }
 
 /** An ascending range of one chain, by (height, raw hash). */
@@ -279,7 +269,11 @@ class LevelChainStore implements ChainStore {
     return this.#db.get(payloadKey(payloadHash))
   }
 
-  async *range(query: RangeQuery): AsyncGenerator<RangeItem> {
+  range(query: RangeQuery): AsyncIterableIterator<RangeItem> {
+    return new RangeReader(this.#db, () => this.#rangeBounds(query))
+  }
+
+  async #rangeBounds(query: RangeQuery): Promise<RangeBounds> {
     this.#assertOpen()
     const { chain } = query
     const minheight = Math.max(0, query.minheight ?? 0)
@@ -297,17 +291,9 @@ class LevelChainStore implements ChainStore {
         lowerInclusive = query.start.inclusive
       }
     }
-    if (maxheight < minheight) return
+    if (maxheight < minheight) return undefined
     const upper = blockKeyHigh(chain, maxheight)
-    const iterator = this.#db.iterator(lowerInclusive ? { gte: lower, lte: upper } : { gt: lower, lte: upper })
-    try {
-      for await (const [key, value] of iterator) {
-        const record = decodeBlockRecord(value)
-        yield { hash: hashOfBlockKey(key), height: heightOfBlockKey(key), headerJson: record.headerJson, headerBinary: record.headerBinary, payloadHash: record.payloadHash }
-      }
-    } finally {
-      await iterator.close()
-    }
+    return lowerInclusive ? { gte: lower, lte: upper } : { gt: lower, lte: upper }
   }
 
   async readRangeBlocks(items: readonly RangeItem[]): Promise<Buffer[]> {
