@@ -119,7 +119,6 @@ export function translateLookupError(error: unknown, cursor: Cursor | undefined)
   const hash = (error as { hash?: unknown }).hash
   if (code === 'CURSOR_NOT_FOUND') return new KeyNotFoundError('CURSOR_NOT_FOUND', cursor === undefined ? '' : encodeHash(cursor.hash), 'Cursor block', { cause: error })
   if (code === 'BLOCK_NOT_FOUND' && hash instanceof Uint8Array) return new KeyNotFoundError('BLOCK_NOT_FOUND', encodeHash(hash), 'Upper bound', { cause: error })
-  if (code === 'TOO_MANY_BOUNDS') return new TooManyBoundsError('upper', MAX_BOUNDS + 1, MAX_BOUNDS, { cause: error })
   return error
 }
 

@@ -108,7 +108,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
     t.test('branch answers equal a brute force over all blocks of the chain, for random bounds', async (t) => {
       const next = random(profile === 'spec' ? 7 : 11)
       const pick = (): string => blocks[Math.floor(next() * blocks.length)]!.hash
-      for (let round = 0; round < 25; round++) {
+      for (let round = 0; round < 15; round++) {
         const upper = Array.from({ length: 1 + Math.floor(next() * 4) }, pick)
         const lower = Array.from({ length: Math.floor(next() * 3) }, pick)
         const minheight = next() < 0.3 ? Math.floor(next() * 200) : undefined

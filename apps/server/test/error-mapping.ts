@@ -167,3 +167,19 @@ async function postJsonRaw(url: string, body: unknown, encode = true, headers: R
 }
 
 
+
+t.test('an unexpected failure is a 500 in the profile\'s error format, and the node keeps answering', async (t) => {
+  for (const profile of ['spec', 'chainweb'] as const) {
+    const server = await startNode(t, { data: t.testdir(), network: 'test-singleton', profile })
+    const base = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/test-singleton`
+    // A closed store fails every read: the one failure a client cannot cause.
+    await server.store.close()
+    const response = await send(`${base}/chain/0/block`)
+    t.equal(response.status, 500)
+    if (profile === 'spec') t.match(JSON.parse(response.body.toString()), { status: 500, code: 'INTERNAL_ERROR', title: 'Internal Server Error' })
+    else t.equal(response.headers['content-type'], 'text/plain;charset=utf-8')
+    t.notMatch(response.body.toString(), /closed/i, 'no internal detail leaks')
+    t.equal((await send(`${server.url}/health-check`)).status, 200)
+    await server.close()
+  }
+})
