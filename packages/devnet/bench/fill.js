@@ -1,0 +1,65 @@
+// Fill-mode throughput: blocks mined per second (no store), and blocks mined and stored per
+// second (fill into a fresh classic-level store, which validates every insert).
+// Run after `pnpm build`: `pnpm bench`. Not a test: nothing here is asserted.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { genesisBlock, getNetwork } from '@weft/block'
+import { openStore } from '@weft/store'
+import { BraidMiner, createRandom, fill, simulatedClock } from '../dist/index.js'
+
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 5000)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const FORK_RATE = 0.03
+
+// Wall-clock and CPU time of `fn`: on a shared machine other processes only ever make the wall
+// clock slower, so the best round and the CPU time are the figures to compare.
+async function timed(fn) {
+  const cpu = process.cpuUsage()
+  const start = performance.now()
+  const result = await fn()
+  const wall = (performance.now() - start) / 1000
+  const used = process.cpuUsage(cpu)
+  return { result, wall, cpu: (used.user + used.system) / 1e6 }
+}
+
+function mineOnly(seed) {
+  const network = getNetwork('development')
+  const windows = new Map([...network.graphs[0].graph.keys()].map((c) => [c, [genesisBlock(network, c).header]]))
+  const random = createRandom(seed)
+  const miner = new BraidMiner(network, windows, { random, forkRate: FORK_RATE, clock: simulatedClock(random, network.genesisTime, 1.5e6) })
+  let mined = 0
+  while (mined < BLOCKS) mined += miner.mine(random.pick(miner.ready()), BLOCKS - mined >= 2).length
+  return mined
+}
+
+async function fillStore(seed) {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-devnet-bench-'))
+  try {
+    const store = await openStore({ path: join(dir, 'data'), network: 'development' })
+    try {
+      return await timed(() => fill(store, { blocks: BLOCKS, seed, forkRate: FORK_RATE }))
+    } finally {
+      await store.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US')
+console.log(`@weft/devnet fill bench: ${BLOCKS} blocks per round, ${ROUNDS} rounds, development network (20 chains), fork rate ${FORK_RATE}`)
+console.log(`node ${process.version}, ${cpus().length} cpus, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+mineOnly('warm-up')
+const mining = []
+for (let r = 0; r < ROUNDS; r++) mining.push(await timed(async () => mineOnly(`mine-${r}`)))
+const filling = []
+for (let r = 0; r < ROUNDS; r++) filling.push(await fillStore(`fill-${r}`))
+const report = (label, rounds) => {
+  const best = Math.max(...rounds.map((x) => BLOCKS / x.wall))
+  const perCpu = Math.max(...rounds.map((x) => BLOCKS / x.cpu))
+  console.log(`${label}: best ${fmt(best)} blocks/s wall clock (rounds: ${rounds.map((x) => fmt(BLOCKS / x.wall)).join(', ')}); ${fmt(perCpu)} blocks per CPU second`)
+}
+report('mined, not stored  ', mining)
+report('mined and stored   ', filling)
+console.log(`orphans per round: ${filling.map((x) => x.result.orphans).join(', ')}; load average after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
