@@ -64,8 +64,8 @@ function genesisOf(network: Network): Map<number, Block> {
   if (blocks === undefined) {
     blocks = new Map()
     if (network.name === 'mainnet01' || network.name === 'testnet04') {
-      // Real data, shipped in the package next to dist/ (see package.json "files").
-      const text = readFileSync(new URL(`../data/genesis-${network.name}.json`, import.meta.url), 'utf8')
+      // Real data: src/data, copied into dist/data by the build, so the tarball holds dist only.
+      const text = readFileSync(new URL(`./data/genesis-${network.name}.json`, import.meta.url), 'utf8')
       for (const json of JSON.parse(text) as ChainwebFullBlock[]) {
         const block = blockFromJson(json)
         blocks.set(block.header.chainId, block)

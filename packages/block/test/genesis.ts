@@ -18,7 +18,7 @@ import {
 
 for (const name of ['mainnet01', 'testnet04'] as const) {
   t.test(`the ${name} genesis blocks are the real ones, byte for byte`, async t => {
-    const real = JSON.parse(readFileSync(new URL(`../data/genesis-${name}.json`, import.meta.url), 'utf8')) as ChainwebFullBlock[]
+    const real = JSON.parse(readFileSync(new URL(`../src/data/genesis-${name}.json`, import.meta.url), 'utf8')) as ChainwebFullBlock[]
     const network = getNetwork(name)
     const blocks = genesisBlocks(network)
     t.equal(blocks.length, 20)

@@ -22,7 +22,7 @@ import {
 } from '../src/index.js'
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as T
-const data = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../data/${name}`, import.meta.url), 'utf8')) as T
+const data = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../src/data/${name}`, import.meta.url), 'utf8')) as T
 
 const headers = fixture<Array<{ object: ChainwebBlockHeader; binary: string; powHash: string }>>('mainnet-headers.json')
 const blocks = fixture<ChainwebFullBlock[]>('mainnet-blocks.json')
