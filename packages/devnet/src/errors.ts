@@ -33,6 +33,15 @@ export class TargetTooHardError extends DevnetError {
   }
 }
 
+/** A block was asked of a chain the braiding rule does not let grow yet (a neighbour is behind it). */
+export class ChainNotReadyError extends DevnetError {
+  readonly chainId: number
+  constructor(chainId: number, message: string, options?: ErrorOptions) {
+    super('CHAIN_NOT_READY', message, options)
+    this.chainId = chainId
+  }
+}
+
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value)
   return String(value)

@@ -1,7 +1,7 @@
 export { Braid, type BraidBlock, type ChainGraph } from './braid.js'
 export { BraidMiner, latestCreationTime, loadWindows, type BraidMinerOptions, type CreationClock } from './braid-miner.js'
 export { simulatedClock, wallClock } from './clock.js'
-export { DevnetError, InvalidOptionError, TargetTooHardError, UsageError } from './errors.js'
+export { ChainNotReadyError, DevnetError, InvalidOptionError, TargetTooHardError, UsageError } from './errors.js'
 export { DEFAULT_SEED, fill, type FillOptions, type FillSummary } from './fill.js'
 export { mineBlock, type MineBlockInput } from './mine.js'
 export { createAccountPool, syntheticPayload, type AccountPool, type PayloadContext } from './payload.js'

@@ -15,7 +15,8 @@ t.test('a chain that waits for a neighbour cannot be mined', async (t) => {
   const miner = minerWith(0)
   miner.mine(0)
   t.notOk(miner.ready().includes(0))
-  t.throws(() => miner.mine(0), RangeError)
+  t.throws(() => miner.mine(0), { code: 'CHAIN_NOT_READY', chainId: 0, message: /a neighbour is behind it/ })
+  t.throws(() => miner.mine(20), { code: 'CHAIN_NOT_READY', chainId: 20, message: /the braid does not know it/ })
 })
 
 t.test('with fork rate 1 every block gets a sibling and the lower hash wins', async (t) => {
