@@ -3,7 +3,8 @@ import type { ProfileRules } from './profiles.js'
 
 /** `x-peer-addr` text: `1.2.3.4:5678`, or `[::1]:5678` for IPv6. */
 export function peerAddress(address: string | undefined, port: number | undefined): string {
-  const host = address ?? 'unknown'
+  // A dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d; the peer is the IPv4 address.
+  const host = (address ?? 'unknown').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1')
   return `${host.includes(':') ? `[${host}]` : host}:${port ?? 0}`
 }
 

@@ -27,6 +27,7 @@ function sendFrom(url: string, method = 'GET', headers: Record<string, string> =
 t.test('x-peer-addr writes IPv4 as host:port and IPv6 in brackets', async (t) => {
   t.equal(peerAddress('1.2.3.4', 5678), '1.2.3.4:5678')
   t.equal(peerAddress('::1', 5678), '[::1]:5678')
+  t.equal(peerAddress('::ffff:10.0.0.1', 80), '10.0.0.1:80', 'an IPv4 peer of a dual-stack socket')
   t.equal(peerAddress(undefined, undefined), 'unknown:0')
 })
 
