@@ -19,7 +19,7 @@ export interface StoredPage<T> {
 
 /** Reads and checks the `{chain}` path segment: any chain of the network's newest graph, else 404. */
 export function chainParam(node: NodeContext, ctx: Context, text: string | undefined): number {
-  if (text === undefined || !/^[0-9]{1,4}$/.test(text) || !node.chains.has(Number(text))) throw new RouteNotFoundError(ctx.path)
+  if (text === undefined || !/^(0|[1-9][0-9]{0,3})$/.test(text) || !node.chains.has(Number(text))) throw new RouteNotFoundError(ctx.path)
   return Number(text)
 }
 

@@ -287,7 +287,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
       t.equal((await send(`${base}/chain/0/block?${query}`)).status, status, `GET block ?${query.slice(0, 60)}`)
       t.equal((await postJsonRaw(`${base}/chain/0/block/branch?${query}`, { upper: [tip] })).status, query.startsWith('next=inclusive:' + chain5[2]!.hash) ? 404 : status, `POST branch ?${query.slice(0, 60)}`)
     }
-    for (const chain of ['20', '-1', 'x', '1.0', '00x']) {
+    for (const chain of ['20', '-1', 'x', '1.0', '00x', '01', '+1']) {
       t.equal((await send(`${base}/chain/${chain}/block`)).status, 404, `chain ${chain}`)
       t.equal((await postJsonRaw(`${base}/chain/${chain}/block/branch`, { upper: [tip] })).status, 404, `branch on chain ${chain}`)
     }
