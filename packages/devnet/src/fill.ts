@@ -13,7 +13,7 @@ export interface FillOptions {
   seed?: string | number
   /** Probability in [0, 1] that a block gets a losing sibling (an orphan). Default 0. */
   forkRate?: number
-  /** Called after each batch is stored, and once at the end. */
+  /** Called after each batch is stored, the last time with done = total; once with (0, 0) for no blocks. */
   onProgress?(done: number, total: number): void
 }
 
