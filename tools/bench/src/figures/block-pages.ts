@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto'
+import autocannon from 'autocannon'
+import { createRandom } from '@weft/devnet'
+import type { Dataset } from '../data.js'
+import { BodyMismatchError, RequestFailedError } from '../errors.js'
+import { figure, round, type Figure } from '../figure.js'
+import { fetchBytes } from '../http-client.js'
+
+/** Settings of the block-page load test. */
+export interface BlockPagesOptions {
+  readonly dataset: Dataset
+  /** Height of each chain's best head. */
+  readonly heads: ReadonlyMap<number, number>
+  readonly seconds: number
+  readonly warmupSeconds: number
+  readonly connections: number
+  readonly limit: number
+  /** Requests whose bodies are compared byte for byte between the two servers. */
+  readonly sample: number
+}
+
+/** What one load test measured. */
+export interface LoadResult {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly requests: number
+  readonly bytesPerSecond: number
+  readonly bodyDigests: string[]
+}
+
+/**
+ * The seeded request list, the same for both servers: a random chain, then a random height low
+ * enough that the page is full (`limit` blocks), so that every request asks for the same work.
+ */
+export function pagePaths(options: Pick<BlockPagesOptions, 'dataset' | 'heads' | 'limit'>, count: number): string[] {
+  const random = createRandom('weft-bench-block-pages')
+  const chains = [...options.heads.keys()]
+  const paths: string[] = []
+  for (let index = 0; index < count; index += 1) {
+    const chain = random.pick(chains)
+    const top = Math.max(0, (options.heads.get(chain) ?? 0) - options.limit)
+    paths.push(`/chain/0.0/${options.dataset.network}/chain/${chain}/block?limit=${options.limit}&minheight=${random.int(top + 1)}`)
+  }
+  return paths
+}
+
+/** Loads one server: sample bodies first, then a warm-up, then the measured run. */
+export async function loadPages(url: string, paths: readonly string[], options: BlockPagesOptions): Promise<LoadResult> {
+  const digests: string[] = []
+  for (const path of paths.slice(0, options.sample)) {
+    const response = await fetchBytes(url + path)
+    if (response.status !== 200) throw new RequestFailedError(`${path} answered ${response.status}`)
+    digests.push(createHash('sha256').update(response.body).digest('hex'))
+  }
+  const run = async (seconds: number, from: number): Promise<autocannon.Result> => {
+    let index = from
+    return autocannon({
+      url,
+      connections: options.connections,
+      duration: seconds,
+      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[index++ % paths.length] ?? '/' }) }],
+    })
+  }
+  // The warm-up takes its requests from the far end of the list: the measured run starts at 0.
+  await run(options.warmupSeconds, Math.floor(paths.length / 2))
+  const result = await run(options.seconds, 0)
+  if (result.non2xx > 0 || result.errors > 0) throw new RequestFailedError(`block pages: ${result.non2xx} non-2xx answers and ${result.errors} errors of ${result.requests.total}`)
+  return {
+    rps: result['2xx'] / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result['2xx'],
+    bytesPerSecond: result.throughput.average,
+    bodyDigests: digests,
+  }
+}
+
+/** Figure 1: GET block pages per second under concurrent load, weft against the bare floor. */
+export function blockPagesFigure(options: BlockPagesOptions, paths: readonly string[], weft: LoadResult, floor: LoadResult): Figure {
+  weft.bodyDigests.forEach((digest, index) => {
+    if (digest !== floor.bodyDigests[index]) throw new BodyMismatchError(`weft and the floor answered different bodies for ${paths[index]}`)
+  })
+  return figure({
+    name: 'block-pages',
+    value: weft.rps,
+    floor: floor.rps,
+    target: 0.85,
+    bounds: 'ratio',
+    direction: '>=',
+    unit: 'requests/s',
+    floorIs: 'bare node:http server: store.range + readRangeBlocks, same page bytes',
+    details: {
+      connections: options.connections,
+      seconds: options.seconds,
+      limit: options.limit,
+      weftRequests: weft.requests,
+      floorRequests: floor.requests,
+      weftLatencyP50Ms: weft.p50,
+      weftLatencyP99Ms: weft.p99,
+      floorLatencyP50Ms: floor.p50,
+      floorLatencyP99Ms: floor.p99,
+      weftMiBPerSecond: round(weft.bytesPerSecond / 2 ** 20),
+      identicalBodiesChecked: weft.bodyDigests.length,
+    },
+  })
+}

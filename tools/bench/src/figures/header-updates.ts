@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { startChild, type Child, type Message } from '../child.js'
+import { quantile } from '../figure.js'
+import { wallNow } from '../timestamped-store.js'
+
+/** Settings of the event-stream test. */
+export interface HeaderUpdatesOptions {
+  readonly subscribers: number
+  /** Producer's seconds between blocks of one chain (20 chains: 1 s gives about 20 blocks a second). */
+  readonly blockDelay: number
+  readonly seconds: number
+  readonly warmupSeconds: number
+}
+
+/** What one run (weft or floor) measured. */
+export interface HeaderUpdatesRun {
+  /** Latencies (ms) from the insert call to the last subscriber's receipt, one per block. */
+  readonly latencies: number[]
+  /** The same, from the store's announcement (a subscriber that runs after the server's fan-out). */
+  readonly latenciesFromAnnouncement: number[]
+  readonly blocksPerSecond: number
+  /** Blocks of the window that some subscriber never received. */
+  readonly incomplete: number
+  readonly rssBefore: number
+  readonly rssAfter: number
+  readonly connected: number
+}
+
+type Stamps = Message & { called: Array<[string, number]>; announced: Array<[string, number]> }
+type Report = Message & { receipts: Array<[string, number, number]> }
+type Memory = Message & { rss: number; clients: number }
+
+/**
+ * One run: a fresh development store in a node process of that kind with a producer on all 20
+ * chains, `subscribers` event streams in a second process, and the latency of every block inserted
+ * during the measured window.
+ */
+export async function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUpdatesOptions): Promise<HeaderUpdatesRun> {
+  const folder = mkdtempSync(join(tmpdir(), 'weft-bench-updates-'))
+  const children: Child[] = []
+  try {
+    const node = startChild('node-process.js', [JSON.stringify({ kind, path: folder, network: 'development' })], ['--expose-gc'])
+    children.push(node)
+    const { url } = await node.next<Message & { url: string }>('ready')
+    await node.ask({ type: 'produce', blockDelay: options.blockDelay, forkRate: 0, seed: 'weft-bench-updates' }, 'producing')
+    await sleep(options.warmupSeconds * 1000)
+    const before = await node.ask<Memory>({ type: 'memory' }, 'memory')
+    const subscribers = startChild('subscriber-process.js', [`${url}/chain/0.0/development/header/updates`, String(options.subscribers)])
+    children.push(subscribers)
+    await subscribers.next('connected')
+    const windowStart = wallNow()
+    await sleep(options.seconds * 1000)
+    const windowEnd = wallNow()
+    // Blocks inserted at the very end of the window get a moment to arrive.
+    await sleep(500)
+    const after = await node.ask<Memory>({ type: 'memory' }, 'memory')
+    const stamps = await node.ask<Stamps>({ type: 'inserts' }, 'inserts')
+    const report = await subscribers.ask<Report>({ type: 'report' }, 'report')
+    await subscribers.ask({ type: 'close' }, 'closed')
+    await node.ask({ type: 'close' }, 'closed')
+    await Promise.all([subscribers.exited, node.exited])
+    const receipts = new Map(report.receipts.map(([hash, count, last]) => [hash, { count, last }]))
+    const announced = new Map(stamps.announced)
+    const latencies: number[] = []
+    const latenciesFromAnnouncement: number[] = []
+    let incomplete = 0
+    let inWindow = 0
+    for (const [hash, called] of stamps.called) {
+      if (called < windowStart || called > windowEnd) continue
+      inWindow += 1
+      const receipt = receipts.get(hash)
+      if (receipt === undefined || receipt.count < options.subscribers) {
+        incomplete += 1
+        continue
+      }
+      latencies.push(receipt.last - called)
+      const at = announced.get(hash)
+      if (at !== undefined) latenciesFromAnnouncement.push(receipt.last - at)
+    }
+    return {
+      latencies,
+      latenciesFromAnnouncement,
+      blocksPerSecond: inWindow / ((windowEnd - windowStart) / 1000),
+      incomplete,
+      rssBefore: before.rss,
+      rssAfter: after.rss,
+      connected: after.clients,
+    }
+  } finally {
+    for (const child of children) child.kill()
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+/** p99 of a run's latencies, ms; a block some subscriber never received counts as infinitely late. */
+export function p99(run: HeaderUpdatesRun, from: 'insert' | 'announcement' = 'insert'): number {
+  const values = from === 'insert' ? run.latencies : run.latenciesFromAnnouncement
+  return quantile([...values, ...Array<number>(run.incomplete).fill(Number.POSITIVE_INFINITY)], 0.99)
+}
+
+/** Bytes of resident memory per connected subscriber. */
+export function rssPerSubscriber(run: HeaderUpdatesRun, subscribers: number): number {
+  return (run.rssAfter - run.rssBefore) / subscribers
+}

@@ -1,0 +1,79 @@
+// Child process: one node under test, either the weft server or the bare floor server, on one
+// store; the bench drives it over IPC (start a producer, read its memory and insert times, close).
+import { listen } from './listen.js'
+import { openStore, type ChainStore } from '@weft/store'
+import { startServer } from '@weft/server'
+import { createProducer, type Producer } from '@weft/devnet'
+import type { NetworkName } from '@weft/types'
+import { fail, send, serve } from './child.js'
+import { createFloorServer } from './floor-server.js'
+import { timestampedStore, wallNow } from './timestamped-store.js'
+import { encodeHash } from '@weft/block'
+
+/** What the bench asks of a node process. */
+export interface NodeProcessConfig {
+  readonly kind: 'weft' | 'floor'
+  readonly path: string
+  readonly network: NetworkName
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as NodeProcessConfig
+  let store: ChainStore
+  let url: string
+  let clients: () => number
+  let close: () => Promise<void>
+  if (config.kind === 'weft') {
+    // Request logging off (warn): a log line per request would measure the log sink, not the node.
+    const server = await startServer({ data: config.path, network: config.network, host: '127.0.0.1', port: 0, devnet: false, logLevel: 'warn' })
+    store = server.store
+    url = server.url
+    clients = () => server.eventClients().header
+    close = () => server.close()
+  } else {
+    store = await openStore({ path: config.path, network: config.network })
+    const floor = createFloorServer(store)
+    const port = await listen(floor.server)
+    url = `http://127.0.0.1:${port}`
+    clients = () => floor.subscribers.size
+    close = async () => {
+      for (const res of floor.subscribers) res.end()
+      floor.stopFeed()
+      floor.server.closeAllConnections()
+      await new Promise<void>((resolve) => floor.server.close(() => resolve()))
+      await store.close()
+    }
+  }
+  const stamped = timestampedStore(store)
+  // Also when the store announces each block; this subscriber runs after the server's own.
+  const announced = new Map<string, number>()
+  store.subscribe((event) => {
+    if (event.type === 'inserted') announced.set(encodeHash(event.header.hash), wallNow())
+  })
+  let producer: Producer | undefined
+  serve(async (message) => {
+    switch (message.type) {
+      case 'produce':
+        producer = createProducer(stamped.store, { blockDelay: Number(message['blockDelay']), forkRate: Number(message['forkRate']), seed: String(message['seed']), onError: fail })
+        producer.start()
+        send({ type: 'producing' })
+        break
+      case 'memory':
+        globalThis.gc?.()
+        send({ type: 'memory', rss: process.memoryUsage().rss, clients: clients() })
+        break
+      case 'inserts':
+        send({ type: 'inserts', called: [...stamped.times], announced: [...announced] })
+        break
+      case 'close':
+        await producer?.stop()
+        await close()
+        send({ type: 'closed' })
+        process.disconnect?.()
+        break
+    }
+  })
+  send({ type: 'ready', url })
+}
+
+main().catch(fail)

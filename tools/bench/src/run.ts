@@ -1,0 +1,227 @@
+// `pnpm bench`: fills the bench stores once, measures every figure of issue 9 against its floor in
+// the same run, prints a table and writes bench-results.json at the repository root.
+import { writeFileSync } from 'node:fs'
+import { encodeHash } from '@weft/block'
+import { openStore } from '@weft/store'
+import { startChild, type Child, type Message } from './child.js'
+import { ensureDatasets, type Dataset } from './data.js'
+import { figure, quantile, round, type Figure } from './figure.js'
+import { blockPagesFigure, loadPages, pagePaths, type BlockPagesOptions } from './figures/block-pages.js'
+import { branchLatencies, branchWalk, median } from './figures/branch.js'
+import { headerUpdatesRun, p99, rssPerSubscriber, type HeaderUpdatesOptions } from './figures/header-updates.js'
+import { insertRates, sampleBlocks } from './figures/inserts.js'
+import { perSecond, syncInProcess, syncOverHttp } from './figures/sync.js'
+import { describeMachine } from './machine.js'
+import { resultsPath } from './paths.js'
+import { formatTable } from './report.js'
+
+const numberFrom = (name: string, fallback: number): number => {
+  const text = process.env[name]
+  return text === undefined || text === '' ? fallback : Number(text)
+}
+
+const BLOCKS = numberFrom('WEFT_BENCH_BLOCKS', 100_000)
+const SECONDS = numberFrom('WEFT_BENCH_SECONDS', 10)
+const SEED = 'weft-bench'
+const SYNC_CHAINS = [0, 1]
+const SYNC_LIMIT = 360
+
+function log(text: string): void {
+  process.stderr.write(`bench: ${text}\n`)
+}
+
+async function startNode(dataset: Dataset): Promise<{ child: Child; url: string }> {
+  const child = startChild('node-process.js', [JSON.stringify({ kind: 'weft', path: dataset.path, network: dataset.network })])
+  const { url } = await child.next<Message & { url: string }>('ready')
+  return { child, url }
+}
+
+async function stopNode(child: Child): Promise<void> {
+  try {
+    await child.ask({ type: 'close' }, 'closed')
+    await child.exited
+  } finally {
+    child.kill()
+  }
+}
+
+async function readTips(dataset: Dataset): Promise<Map<number, { height: number; hash: Buffer }>> {
+  const store = await openStore({ path: dataset.path, network: dataset.network })
+  try {
+    return new Map([...store.cut()].map(([chain, header]) => [chain, { height: header.height, hash: header.hash }]))
+  } finally {
+    await store.close()
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now()
+  const machine = describeMachine()
+  log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverage}`)
+  const [development, singleSmall, singleLarge] = (await ensureDatasets([
+    { name: 'development', network: 'development', blocks: BLOCKS, seed: SEED, forkRate: 0.03 },
+    { name: 'singleton-1k', network: 'test-singleton', blocks: 1_000, seed: SEED, forkRate: 0 },
+    { name: 'singleton-100k', network: 'test-singleton', blocks: BLOCKS, seed: SEED, forkRate: 0 },
+  ])) as [Dataset, Dataset, Dataset]
+  const fillSeconds = development.fillSeconds + singleSmall.fillSeconds + singleLarge.fillSeconds
+  const tips = await readTips(development)
+  const network = development.network
+
+  // Figures 1, 2 and 3b on the weft server, then figure 1 on the floor server: one opener at a time.
+  const pageOptions: BlockPagesOptions = {
+    dataset: development,
+    heads: new Map([...tips].map(([chain, tip]) => [chain, tip.height])),
+    seconds: SECONDS,
+    warmupSeconds: 2,
+    connections: 32,
+    limit: 100,
+    sample: 40,
+  }
+  const paths = pagePaths(pageOptions, 200_000)
+  log('block pages on the weft server')
+  const node = await startNode(development)
+  const weftPages = await loadPages(node.url, paths, pageOptions)
+  log('sync and branch walk over HTTP')
+  const sync = await syncOverHttp(node.url, network, SYNC_CHAINS, SYNC_LIMIT)
+  const tip0 = tips.get(0)
+  if (tip0 === undefined) throw new Error('Expected chain 0 in the cut')
+  const walk = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT)
+  await stopNode(node.child)
+
+  log('block pages on the floor server')
+  const floorChild = startChild('node-process.js', [JSON.stringify({ kind: 'floor', path: development.path, network })])
+  const floorPages = await floorChild
+    .next<Message & { url: string }>('ready')
+    .then(({ url }) => loadPages(url, paths, pageOptions))
+    .finally(() => stopNode(floorChild))
+
+  log('sync floor and validated inserts in-process')
+  const store = await openStore({ path: development.path, network })
+  const syncFloor = await syncInProcess(store, SYNC_CHAINS, SYNC_LIMIT)
+  const blocks = await sampleBlocks(store, 150)
+  await store.close()
+  const inserts = await insertRates(blocks, network)
+
+  log('branch latency on 1k and 100k singleton chains')
+  const [smallTips, largeTips] = await Promise.all([readTips(singleSmall), readTips(singleLarge)])
+  const small = await startNode(singleSmall)
+  const large = await startNode(singleLarge)
+  const smallTip = smallTips.get(0)
+  const largeTip = largeTips.get(0)
+  if (smallTip === undefined || largeTip === undefined) throw new Error('Expected chain 0 in the singleton cuts')
+  const [smallLatencies, largeLatencies] = (await branchLatencies(
+    [
+      { url: small.url, network: singleSmall.network, tip: smallTip.hash },
+      { url: large.url, network: singleLarge.network, tip: largeTip.hash },
+    ],
+    100,
+    300,
+    30,
+  )) as [number[], number[]]
+  await Promise.all([stopNode(small.child), stopNode(large.child)])
+
+  const updateOptions: HeaderUpdatesOptions = { subscribers: 1000, blockDelay: 1, seconds: SECONDS, warmupSeconds: 2 }
+  log(`header updates: ${updateOptions.subscribers} subscribers on the weft server`)
+  const weftUpdates = await headerUpdatesRun('weft', updateOptions)
+  log(`header updates: ${updateOptions.subscribers} subscribers on the floor server`)
+  const floorUpdates = await headerUpdatesRun('floor', updateOptions)
+
+  const syncRate = perSecond(sync)
+  const figures: Figure[] = [
+    blockPagesFigure(pageOptions, paths, weftPages, floorPages),
+    figure({
+      name: 'sync',
+      value: syncRate,
+      floor: perSecond(syncFloor),
+      target: 0.5,
+      bounds: 'ratio',
+      direction: '>=',
+      unit: 'blocks/s',
+      floorIs: 'in-process store.range + readRangeBlocks of the same blocks, pages of 360',
+      details: { chains: SYNC_CHAINS.join(','), blocks: sync.blocks, httpSeconds: round(sync.seconds, 3), floorSeconds: round(syncFloor.seconds, 3), MiBOverHttp: round(sync.bytes / 2 ** 20) },
+    }),
+    figure({
+      name: 'branch-latency-100k-vs-1k',
+      value: median(largeLatencies),
+      floor: median(smallLatencies),
+      target: 1.3,
+      bounds: 'ratio',
+      direction: '<=',
+      unit: 'ms',
+      floorIs: 'the same request (100 blocks below the tip) on a 1,000-block chain',
+      details: {
+        requests: smallLatencies.length,
+        chainLengths: `${smallTip.height + 1} and ${largeTip.height + 1}`,
+        largeP90Ms: round(quantile(largeLatencies, 0.9), 3),
+        smallP90Ms: round(quantile(smallLatencies, 0.9), 3),
+      },
+    }),
+    figure({
+      name: 'branch-walk',
+      value: perSecond(walk),
+      floor: syncRate,
+      target: 0.5,
+      bounds: 'ratio',
+      direction: '>=',
+      unit: 'blocks/s',
+      floorIs: 'the sync figure (GET block pages over HTTP)',
+      details: { chain: 0, blocks: walk.blocks, seconds: round(walk.seconds, 3) },
+    }),
+    figure({
+      name: 'header-updates-p99',
+      value: p99(weftUpdates),
+      floor: p99(floorUpdates),
+      target: 50,
+      bounds: 'value',
+      direction: '<=',
+      unit: 'ms',
+      floorIs: 'bare node:http SSE fan-out of the same frames, same producer and subscribers',
+      details: {
+        subscribers: updateOptions.subscribers,
+        weftBlocksPerSecond: round(weftUpdates.blocksPerSecond),
+        floorBlocksPerSecond: round(floorUpdates.blocksPerSecond),
+        weftBlocks: weftUpdates.latencies.length,
+        weftIncomplete: weftUpdates.incomplete,
+        floorIncomplete: floorUpdates.incomplete,
+        weftP50Ms: round(quantile(weftUpdates.latencies, 0.5), 3),
+        floorP50Ms: round(quantile(floorUpdates.latencies, 0.5), 3),
+        weftP99FromAnnouncementMs: round(p99(weftUpdates, 'announcement'), 3),
+        floorP99FromAnnouncementMs: round(p99(floorUpdates, 'announcement'), 3),
+        weftConnected: weftUpdates.connected,
+        floorConnected: floorUpdates.connected,
+      },
+    }),
+    figure({
+      name: 'header-updates-memory-per-subscriber',
+      value: rssPerSubscriber(weftUpdates, updateOptions.subscribers),
+      floor: rssPerSubscriber(floorUpdates, updateOptions.subscribers),
+      target: null,
+      bounds: 'value',
+      direction: '<=',
+      unit: 'bytes',
+      floorIs: 'the same RSS delta of the bare node:http SSE server',
+      details: { weftRssBeforeMiB: round(weftUpdates.rssBefore / 2 ** 20), weftRssAfterMiB: round(weftUpdates.rssAfter / 2 ** 20) },
+    }),
+    figure({
+      name: 'validated-inserts',
+      value: inserts.insert,
+      floor: inserts.hashing,
+      target: 0.5,
+      bounds: 'ratio',
+      direction: '>=',
+      unit: 'blocks/s',
+      floorIs: 'computeBlockHash + computePayloadHashes + powHash of the same blocks',
+      details: { blocks: blocks.length, insertManyBlocksPerSecond: round(inserts.insertMany), insertManyRatio: round(inserts.insertMany / inserts.hashing, 3) },
+    }),
+  ]
+  const seconds = (performance.now() - started) / 1000
+  writeFileSync(resultsPath, `${JSON.stringify(figures, null, 2)}\n`)
+  process.stdout.write(`${formatTable(figures, machine, seconds)}\n`)
+  if (fillSeconds > 0) process.stdout.write(`(of which filling the bench data: ${fillSeconds.toFixed(0)} s, once)\n`)
+  process.stdout.write(`wrote ${resultsPath}\n`)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.exitCode = 1
+})
