@@ -122,7 +122,9 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   }
   let values: Record<string, string | boolean | undefined>
   try {
-    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values
+    // `pnpm start -- --flag` and `npm start -- --flag` hand the separator on: a leading `--` is not an argument.
+    const args = argv[0] === '--' ? argv.slice(1) : [...argv]
+    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values
   } catch (error) {
     throw new InvalidConfigError(`${(error as Error).message}; see --help`, { cause: error })
   }

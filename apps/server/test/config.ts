@@ -12,6 +12,8 @@ t.test('flags are read, and each falls back to its environment variable', async 
   t.same(parseCommandLine(['--devnet'], { WEFT_DEVNET: 'false' }), { help: false, options: { devnet: true } }, 'a flag beats the environment')
   t.same(parseCommandLine([], { WEFT_DEVNET: 'YES', WEFT_PORT: '' }), { help: false, options: { devnet: true } }, 'an empty variable is unset')
   t.same(parseCommandLine(['--help', '--port', 'x'], {}), { help: true })
+  t.same(parseCommandLine(['--', '--port', '9000'], {}), { help: false, options: { port: 9000 } }, 'a leading -- from \`pnpm start -- …\` is not an argument')
+  t.throws(() => parseCommandLine(['--', '--port', '9000', '--', 'x'], {}), InvalidConfigError, 'arguments after a later -- are still refused')
 })
 
 t.test('malformed command lines are refused with a message', async (t) => {
