@@ -23,7 +23,7 @@ try {
     // Mined per chunk and dropped after insertion, so the script itself holds no more than a chunk.
     await store.insertMany(mineRound(store.network, tips, Math.min(chunk, total - done), `m${done}`))
     sample()
-    if ((done + chunk) % 20_000 === 0) console.log(`${done + chunk} blocks, rss ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MB`)
+    if ((done + chunk) % 20_000 === 0) console.log(`${done + chunk} blocks, rss ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MB, JS heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`)
   }
   const seconds = (performance.now() - started) / 1000
   await store.close()

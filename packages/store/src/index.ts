@@ -11,7 +11,7 @@ export {
   type BlockViolation,
 } from './errors.js'
 export type { HeaderRef, HeaderSource } from '@weft/traversal'
-export type { RangeItem } from './range-reader.js'
+export type { RangeItem } from './keys.js'
 export {
   isBetterHead,
   openStore,

@@ -139,3 +139,26 @@ export function decodeBlockRecord(value: Buffer): BlockRecord {
     headerJson: value.subarray(binaryEnd),
   }
 }
+
+/** One block of an ordered range: stored bytes, never re-serialised. */
+export interface RangeItem {
+  hash: Buffer
+  height: number
+  headerJson: Buffer
+  headerBinary: Buffer
+  payloadHash: Buffer
+}
+
+/** A range item from a block key and record, as views into them (one object, no copies). */
+export function decodeRangeItem(key: Buffer, value: Buffer): RangeItem {
+  if (value.length < blockRecordHead) throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
+  const binaryEnd = blockRecordHead + value.readUInt32BE(36)
+  if (binaryEnd > value.length) throw new CorruptStoreError('a block record is shorter than its header binary length says')
+  return {
+    hash: key.subarray(13, 45),
+    height: key.readUInt32BE(5) * two32 + key.readUInt32BE(9),
+    headerJson: value.subarray(binaryEnd),
+    headerBinary: value.subarray(blockRecordHead, binaryEnd),
+    payloadHash: value.subarray(0, 32),
+  }
+}

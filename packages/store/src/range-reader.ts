@@ -1,14 +1,5 @@
 import type { ClassicLevel, Iterator } from 'classic-level'
-import { decodeBlockRecord, hashOfBlockKey, heightOfBlockKey } from './keys.js'
-
-/** One block of an ordered range: stored bytes, never re-serialised. */
-export interface RangeItem {
-  hash: Buffer
-  height: number
-  headerJson: Buffer
-  headerBinary: Buffer
-  payloadHash: Buffer
-}
+import { decodeRangeItem, type RangeItem } from './keys.js'
 
 /** Key bounds of a range over block records; `undefined` for a range known to be empty. */
 export type RangeBounds = { gte: Buffer; lte: Buffer } | { gt: Buffer; lte: Buffer } | undefined
@@ -26,7 +17,7 @@ export class RangeReader implements AsyncIterableIterator<RangeItem> {
   readonly #db: ClassicLevel<Buffer, Buffer>
   readonly #resolveBounds: () => Promise<RangeBounds>
   #iterator: Iterator<ClassicLevel<Buffer, Buffer>, Buffer, Buffer> | undefined
-  #items: RangeItem[] = []
+  #items: Array<IteratorYieldResult<RangeItem>> = []
   #at = 0
   #batch = firstBatch
   #state: 'new' | 'open' | 'done' = 'new'
@@ -40,8 +31,13 @@ export class RangeReader implements AsyncIterableIterator<RangeItem> {
     return this
   }
 
-  async next(): Promise<IteratorResult<RangeItem, undefined>> {
-    if (this.#at < this.#items.length) return { value: this.#items[this.#at++]!, done: false }
+  next(): Promise<IteratorResult<RangeItem, undefined>> {
+    // Not an async function: a buffered item costs one resolved promise and nothing more.
+    if (this.#at < this.#items.length) return Promise.resolve(this.#items[this.#at++]!)
+    return this.#nextBatch()
+  }
+
+  async #nextBatch(): Promise<IteratorResult<RangeItem, undefined>> {
     if (this.#state === 'new') {
       this.#state = 'done'
       const bounds = await this.#resolveBounds()
@@ -53,12 +49,10 @@ export class RangeReader implements AsyncIterableIterator<RangeItem> {
     const entries = await this.#iterator!.nextv(this.#batch)
     this.#batch = Math.min(this.#batch * 2, largestBatch)
     if (entries.length === 0) return this.return()
-    this.#items = entries.map(([key, value]) => {
-      const record = decodeBlockRecord(value)
-      return { hash: hashOfBlockKey(key), height: heightOfBlockKey(key), headerJson: record.headerJson, headerBinary: record.headerBinary, payloadHash: record.payloadHash }
-    })
+    // Results are built per batch, so that handing one out is an index step and a resolved promise.
+    this.#items = entries.map(([key, value]) => ({ value: decodeRangeItem(key, value), done: false }))
     this.#at = 1
-    return { value: this.#items[0]!, done: false }
+    return this.#items[0]!
   }
 
   async return(): Promise<IteratorResult<RangeItem, undefined>> {

@@ -40,8 +40,9 @@ import {
   metaKey,
   payloadKey,
   type HashRecord,
+  type RangeItem,
 } from './keys.js'
-import { RangeReader, type RangeBounds, type RangeItem } from './range-reader.js'
+import { RangeReader, type RangeBounds } from './range-reader.js'
 import { WriteQueue } from './write-queue.js'
 
 /** Options of `openStore`. */

@@ -8,6 +8,7 @@ import {
   chainOfHeadKey,
   decodeBlockRecord,
   decodeHashRecord,
+  decodeRangeItem,
   encodeBlockRecord,
   encodeHashRecord,
   hashOfBlockKey,
@@ -98,5 +99,24 @@ t.test('truncated block records are reported as corruption', (t) => {
 t.test('head keys carry their chain and meta keys their name', (t) => {
   t.equal(chainOfHeadKey(headKey(19)), 19)
   t.same(metaKey('network').toString(), 'mnetwork')
+  t.end()
+})
+
+t.test('a range item is read from a block key and record without copies', (t) => {
+  fc.assert(
+    fc.property(chain, height, hash, hash, fc.uint8Array({ maxLength: 400 }), fc.string(), (c, h, x, payloadHash, binary, json) => {
+      const value = encodeBlockRecord({ payloadHash, txCount: 1, headerBinary: Buffer.from(binary), headerJson: Buffer.from(json) })
+      const item = decodeRangeItem(blockKey(c, h, x), value)
+      return item.hash.equals(x) && item.height === h && item.payloadHash.equals(payloadHash) && item.headerBinary.equals(Buffer.from(binary)) && item.headerJson.toString() === json && item.headerJson.buffer === value.buffer
+    }),
+  )
+  t.end()
+})
+
+t.test('a truncated record in a range is reported as corruption', (t) => {
+  const key = blockKey(0, 1, Buffer.alloc(32))
+  t.throws(() => decodeRangeItem(key, Buffer.alloc(10)), { code: 'CORRUPT_STORE' })
+  const record = encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(210), headerJson: Buffer.from('{}') })
+  t.throws(() => decodeRangeItem(key, record.subarray(0, 60)), { code: 'CORRUPT_STORE' })
   t.end()
 })
