@@ -117,9 +117,10 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
 
   t.test('a client error on the stream is thrown, not retried', async (t) => {
     const wrong = createClient({ url: server.url, network: 'mainnet01', profile: 'spec' })
-    await t.rejects(async () => {
+    const reading = (async () => {
       for await (const update of wrong.headerUpdates({ retryDelay: 10 })) t.fail(`unexpected ${JSON.stringify(update)}`)
-    }, { status: 404 })
+    })()
+    await t.rejects(reading, { status: 404 })
   })
 
   t.test('an unreachable node is retried until aborted', async (t) => {
@@ -131,6 +132,14 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
     for await (const update of unreachable.headerUpdates({ signal: controller.signal, retryDelay: 20, maxRetryDelay: 40 })) t.fail(`unexpected ${JSON.stringify(update)}`)
     t.ok(controller.signal.aborted)
     await t.rejects(unreachable.info(), { code: 'NETWORK_ERROR' })
+  })
+
+  t.test('an error body that claims JSON but is not is kept as text', async (t) => {
+    const broken = createClient({
+      url: server.url,
+      fetch: async () => new Response('{oops', { status: 502, headers: { 'content-type': 'application/json' } }),
+    })
+    await t.rejects(broken.health(), { status: 502, body: '{oops', code: 'HTTP_502' })
   })
 
   t.test('the network and profile are found again after a failed discovery', async (t) => {

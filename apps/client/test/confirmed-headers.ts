@@ -74,7 +74,7 @@ t.test('with after, emission resumes right after the given header, history inclu
     if (header.height === top) controller.abort()
   }
   t.same(emitted.map((h) => h.hash), branch.slice(3, top + 1).map((h) => encodeHash(h.hash)))
-  t.equal(emitted[0]?.chainwebVersion, 'development', 'headers come in the profile of the node')
+  t.equal((emitted[0] as { chainwebVersion?: string } | undefined)?.chainwebVersion, 'development', 'headers come in the profile of the node')
 })
 
 t.test('without chains, every chain of the node is followed', async (t) => {
@@ -123,4 +123,25 @@ t.test('a resume point off the winning branch is reported as a reorganisation de
   await t.rejects(async () => {
     for await (const header of client.confirmedHeaders({ depth: -1 })) t.fail(`emitted ${header.hash}`)
   }, InvalidOptionError)
+})
+
+t.test('a request that fails after the stream connected is retried on a new connection', async (t) => {
+  const { server } = await filledNode(t, { blocks: 60 })
+  let failures = 0
+  const client = createClient({
+    url: server.url,
+    fetch: async (input, init) => {
+      // The first head lookup after connecting meets a dropped connection.
+      if (String(input).endsWith('/cut') && failures++ === 0) throw new TypeError('fetch failed', { cause: new Error('socket hang up') })
+      return fetch(input, init)
+    },
+  })
+  const controller = new AbortController()
+  const emitted: AnyBlockHeader[] = []
+  for await (const header of client.confirmedHeaders({ depth: 0, chains: [9], signal: controller.signal, retryDelay: 20, maxRetryDelay: 40 })) {
+    emitted.push(header)
+    controller.abort()
+  }
+  t.equal(failures, 2, 'the failed lookup was made again')
+  t.same(emitted.map((h) => h.hash), [encodeHash(server.store.cut().get(9)!.hash)])
 })

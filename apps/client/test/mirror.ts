@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { mineBlock } from '@weft/devnet'
 import { openStore } from '@weft/store'
 import type { PayloadWithOutputs } from '@weft/types'
@@ -19,7 +19,7 @@ async function storedBlockCount(server: RunningServer): Promise<number> {
 }
 
 // Every GET block page of every chain, with two page sizes, must be the same bytes on both nodes.
-async function assertSamePages(t: Tap.Test, upstream: RunningServer, local: RunningServer, base: string): Promise<void> {
+async function assertSamePages(t: Test, upstream: RunningServer, local: RunningServer, base: string): Promise<void> {
   let pages = 0
   let differing = 0
   for (const chain of chains) {
@@ -77,7 +77,32 @@ t.test('a fork that grew below the resume point is fetched with its missing ance
   t.same(await rawPages(local.url, base, 0, 5), await rawPages(upstream.url, base, 0, 5), 'the same pages on both nodes')
 })
 
-async function singletonFolder(t: Tap.Test): Promise<string> {
+t.test('a following mirror whose copy meets a dropped connection reconnects and copies again', async (t) => {
+  const { server: upstream } = await filledNode(t, { blocks: 60, seed: 'drop' })
+  let infoCalls = 0
+  const controller = new AbortController()
+  const events: MirrorEvent[] = []
+  const result = await mirror({
+    from: upstream.url,
+    data: freshFolder(t),
+    signal: controller.signal,
+    retryDelay: 20,
+    onEvent: (e) => {
+      events.push(e)
+      if (e.event === 'synced') controller.abort()
+    },
+    // The second /info (the one of the copy, after the stream connected) fails as if the upstream went away.
+    fetch: async (input, init) => {
+      if (String(input).endsWith('/info') && ++infoCalls === 2) throw new TypeError('fetch failed', { cause: new Error('ECONNRESET') })
+      return fetch(input, init)
+    },
+  })
+  t.ok(infoCalls >= 3, 'the copy was started again')
+  t.equal(result.inserted, 60)
+  t.match(events.at(-1), { event: 'synced', inserted: 60 })
+})
+
+async function singletonFolder(t: Test): Promise<string> {
   const data = freshFolder(t)
   await (await openStore({ path: data, network: 'test-singleton' })).close()
   return data

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { encodeHash } from '@weft/block'
 import { fill } from '@weft/devnet'
 import { runCli, type CliIo } from '../src/index.js'
@@ -118,6 +118,19 @@ t.test('the weft command run as a user would', async (t) => {
     for (const line of lines) t.match(line, { header: { chainId: 2 }, powHash: /^[0-9a-f]{64}$/, target: /^[0-9a-f]{64}$/, txCount: Number })
   })
 
+  t.test('a reader that closes the pipe early ends the command quietly', async (t) => {
+    const child = spawn(process.execPath, [cli, 'blocks', '--url', url, '--chain', '1', '--page-size', '1'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    t.teardown(() => void child.kill('SIGKILL'))
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
+    // Like `weft blocks ... | head -1`: read one chunk, then close the pipe.
+    await new Promise((resolve) => child.stdout.once('data', resolve))
+    child.stdout.destroy()
+    const code = await new Promise((resolve) => child.on('exit', resolve))
+    t.equal(code, 0)
+    t.equal(stderr, '')
+  })
+
   t.test('follow stops cleanly on SIGINT', async (t) => {
     const child = spawn(process.execPath, [cli, 'follow', '--url', url, '--depth', '1'], { stdio: ['ignore', 'pipe', 'pipe'] })
     t.teardown(() => void child.kill('SIGKILL'))
@@ -188,7 +201,7 @@ t.test('the weft command run as a user would', async (t) => {
   })
 })
 
-async function singletonFolder(t: Tap.Test): Promise<string> {
+async function singletonFolder(t: Test): Promise<string> {
   const { openStore } = await import('@weft/store')
   const data = freshFolder(t)
   await (await openStore({ path: data, network: 'test-singleton' })).close()
