@@ -120,7 +120,7 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
     const reading = (async () => {
       for await (const update of wrong.headerUpdates({ retryDelay: 10 })) t.fail(`unexpected ${JSON.stringify(update)}`)
     })()
-    await t.rejects(reading, { status: 404 })
+    await t.rejects(reading, { name: 'WeftHttpError', status: 404 })
   })
 
   t.test('an unreachable node is retried until aborted', async (t) => {
