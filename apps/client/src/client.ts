@@ -176,10 +176,10 @@ export function createClient(options: ClientOptions): WeftClient {
     }
   }
 
-  async function* follow(first: (next: string | null) => Promise<AnyBlockPage>, start: string | null | undefined) {
+  async function* follow(fetchPage: (next: string | null) => Promise<AnyBlockPage>, start: string | null | undefined) {
     let next = start ?? null
     for (;;) {
-      const page = await first(next)
+      const page = await fetchPage(next)
       yield page
       // chainweb ends the last non-empty page with `exclusive:<last>`, whose follow-up page is empty.
       if (page.next === null || page.items.length === 0) return

@@ -177,15 +177,14 @@ class ChainCopier {
   async #applyUpdate(header: AnyBlockHeader): Promise<void> {
     if (await this.#store.getHeader(decodeHash(header.hash))) return
     const chain = header.chainId
-    let blocks: Block[] = []
+    const blocks: Block[] = []
     if (this.#profile === 'spec') {
       // The spec profile announces every insert, orphans too, parents first: fetch just this block.
       for await (const item of this.#upstream.branch(chain, { upper: [header.hash], lower: [header.parent] })) blocks.push(blockFromJson(item))
       blocks.reverse()
     } else {
       // The chainweb profile announces only the winning branch: reread the top heights for new forks.
-      const page = await this.#upstream.blockPage(chain, { minheight: Math.max(0, header.height - this.#margin), limit: this.#pageSize })
-      blocks = page.items.map((item) => blockFromJson(item))
+      for await (const item of this.#upstream.blocks(chain, { minheight: Math.max(0, header.height - this.#margin), limit: this.#pageSize })) blocks.push(blockFromJson(item))
     }
     for (const block of blocks) {
       if (await this.#store.getHeader(block.header.hash)) continue

@@ -131,6 +131,20 @@ t.test('the weft command run as a user would', async (t) => {
     t.equal(stderr, '')
   })
 
+  t.test('weft mirror follows until SIGINT, then closes its store and exits 0', async (t) => {
+    const data = freshFolder(t)
+    const child = spawn(process.execPath, [cli, 'mirror', '--from', url, '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] })
+    t.teardown(() => void child.kill('SIGKILL'))
+    for await (const line of createInterface({ input: child.stdout })) {
+      if ((JSON.parse(line) as { event: string }).event === 'synced') break
+    }
+    child.kill('SIGINT')
+    const code = await new Promise((resolve) => child.on('exit', resolve))
+    t.equal(code, 0)
+    const local = await serveData(t, { data })
+    t.same(local.store.cut().get(0)?.hash, server.store.cut().get(0)?.hash, 'the copy is in the store, which opens again')
+  })
+
   t.test('follow stops cleanly on SIGINT', async (t) => {
     const child = spawn(process.execPath, [cli, 'follow', '--url', url, '--depth', '1'], { stdio: ['ignore', 'pipe', 'pipe'] })
     t.teardown(() => void child.kill('SIGKILL'))
