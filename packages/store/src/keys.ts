@@ -142,23 +142,48 @@ export function decodeBlockRecord(value: Buffer): BlockRecord {
 
 /** One block of an ordered range: stored bytes, never re-serialised. */
 export interface RangeItem {
-  hash: Buffer
-  height: number
-  headerJson: Buffer
-  headerBinary: Buffer
-  payloadHash: Buffer
+  readonly hash: Buffer
+  readonly height: number
+  readonly headerJson: Buffer
+  readonly headerBinary: Buffer
+  readonly payloadHash: Buffer
 }
 
-/** A range item from a block key and record, as views into them (one object, no copies). */
+/** A range item from a block key and record: the height is read at once, the byte fields are
+ * views made on access (a page of hashes never pays for header views). */
 export function decodeRangeItem(key: Buffer, value: Buffer): RangeItem {
-  if (value.length < blockRecordHead) throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
-  const binaryEnd = blockRecordHead + value.readUInt32BE(36)
-  if (binaryEnd > value.length) throw new CorruptStoreError('a block record is shorter than its header binary length says')
-  return {
-    hash: key.subarray(13, 45),
-    height: key.readUInt32BE(5) * two32 + key.readUInt32BE(9),
-    headerJson: value.subarray(binaryEnd),
-    headerBinary: value.subarray(blockRecordHead, binaryEnd),
-    payloadHash: value.subarray(0, 32),
+  return new StoredRangeItem(key, value)
+}
+
+class StoredRangeItem implements RangeItem {
+  readonly height: number
+  readonly #key: Buffer
+  readonly #value: Buffer
+  readonly #binaryEnd: number
+
+  constructor(key: Buffer, value: Buffer) {
+    if (value.length < blockRecordHead) throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
+    const binaryEnd = blockRecordHead + value.readUInt32BE(36)
+    if (binaryEnd > value.length) throw new CorruptStoreError('a block record is shorter than its header binary length says')
+    this.height = key.readUInt32BE(5) * two32 + key.readUInt32BE(9)
+    this.#key = key
+    this.#value = value
+    this.#binaryEnd = binaryEnd
+  }
+
+  get hash(): Buffer {
+    return this.#key.subarray(13, 45)
+  }
+
+  get headerJson(): Buffer {
+    return this.#value.subarray(this.#binaryEnd)
+  }
+
+  get headerBinary(): Buffer {
+    return this.#value.subarray(blockRecordHead, this.#binaryEnd)
+  }
+
+  get payloadHash(): Buffer {
+    return this.#value.subarray(0, 32)
   }
 }
