@@ -87,7 +87,7 @@ export type StoreListener = (event: StoreEvent) => void
 export interface ChainStore extends HeaderSource {
   readonly network: Network
   insert(block: Block): Promise<{ inserted: boolean }>
-  insertMany(blocks: Block[]): Promise<number>
+  insertMany(blocks: readonly Block[]): Promise<number>
   getHeader(hash: Uint8Array): Promise<Header | undefined>
   getHeaderBinary(hash: Uint8Array): Promise<Buffer | undefined>
   getStoredHeader(hash: Uint8Array): Promise<StoredHeader | undefined>
@@ -204,7 +204,7 @@ class LevelChainStore implements ChainStore {
     return this.#queue.run(async () => ({ inserted: (await this.#insertBatch([block])) === 1 }))
   }
 
-  async insertMany(blocks: Block[]): Promise<number> {
+  async insertMany(blocks: readonly Block[]): Promise<number> {
     this.#assertOpen()
     return this.#queue.run(async () => {
       let inserted = 0
