@@ -7,6 +7,7 @@ import { createProducer, type Producer } from '@weft/devnet'
 import type { NetworkName } from '@weft/types'
 import { fail, send, serve } from './child.js'
 import { createFloorServer } from './floor-server.js'
+import { syncInProcess } from './figures/sync.js'
 import { timestampedStore, wallNow } from './timestamped-store.js'
 import { encodeHash } from '@weft/block'
 
@@ -58,10 +59,17 @@ async function main(): Promise<void> {
         producer.start()
         send({ type: 'producing' })
         break
-      case 'memory':
+      case 'memory': {
         globalThis.gc?.()
-        send({ type: 'memory', rss: process.memoryUsage().rss, clients: clients() })
+        const usage = process.memoryUsage()
+        send({ type: 'memory', rss: usage.rss, heapUsed: usage.heapUsed, clients: clients() })
         break
+      }
+      case 'sync-floor': {
+        const result = await syncInProcess(store, message['chains'] as number[], Number(message['limit']))
+        send({ type: 'sync-floor', ...result })
+        break
+      }
       case 'inserts':
         send({ type: 'inserts', called: [...stamped.times], announced: [...announced] })
         break

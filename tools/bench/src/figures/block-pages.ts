@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import autocannon from 'autocannon'
 import { createRandom } from '@weft/devnet'
 import type { Dataset } from '../data.js'
@@ -22,6 +23,7 @@ export interface BlockPagesOptions {
 /** What one load test measured. */
 export interface LoadResult {
   readonly rps: number
+  readonly seconds: number
   readonly p50: number
   readonly p99: number
   readonly requests: number
@@ -46,7 +48,7 @@ export function pagePaths(options: Pick<BlockPagesOptions, 'dataset' | 'heads' |
 }
 
 /** Loads one server: sample bodies first, then a warm-up, then the measured run. */
-export async function loadPages(url: string, paths: readonly string[], options: BlockPagesOptions): Promise<LoadResult> {
+export async function loadPages(url: string, paths: readonly string[], options: BlockPagesOptions, firstRequest = 0): Promise<LoadResult> {
   const digests: string[] = []
   for (const path of paths.slice(0, options.sample)) {
     const response = await fetchBytes(url + path)
@@ -64,10 +66,13 @@ export async function loadPages(url: string, paths: readonly string[], options: 
   }
   // The warm-up takes its requests from the far end of the list: the measured run starts at 0.
   await run(options.warmupSeconds, Math.floor(paths.length / 2))
-  const result = await run(options.seconds, 0)
+  const result = await run(options.seconds, firstRequest)
+  // autocannon stops mid-request: let the server finish those before anyone closes it.
+  await sleep(500)
   if (result.non2xx > 0 || result.errors > 0) throw new RequestFailedError(`block pages: ${result.non2xx} non-2xx answers and ${result.errors} errors of ${result.requests.total}`)
   return {
     rps: result['2xx'] / result.duration,
+    seconds: result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result['2xx'],
@@ -76,10 +81,24 @@ export async function loadPages(url: string, paths: readonly string[], options: 
   }
 }
 
+/** Two load runs of one server as one: requests and seconds add up; latencies are the worse of the two. */
+export function combineLoads(a: LoadResult, b: LoadResult): LoadResult {
+  const seconds = a.seconds + b.seconds
+  return {
+    rps: (a.requests + b.requests) / seconds,
+    seconds,
+    p50: Math.max(a.p50, b.p50),
+    p99: Math.max(a.p99, b.p99),
+    requests: a.requests + b.requests,
+    bytesPerSecond: (a.bytesPerSecond * a.seconds + b.bytesPerSecond * b.seconds) / seconds,
+    bodyDigests: a.bodyDigests,
+  }
+}
+
 /** Figure 1: GET block pages per second under concurrent load, weft against the bare floor. */
-export function blockPagesFigure(options: BlockPagesOptions, paths: readonly string[], weft: LoadResult, floor: LoadResult): Figure {
+export function blockPagesFigure(options: BlockPagesOptions, weft: LoadResult, floor: LoadResult): Figure {
   weft.bodyDigests.forEach((digest, index) => {
-    if (digest !== floor.bodyDigests[index]) throw new BodyMismatchError(`weft and the floor answered different bodies for ${paths[index]}`)
+    if (digest !== floor.bodyDigests[index]) throw new BodyMismatchError(`weft and the floor answered different bodies for request ${index} of the list`)
   })
   return figure({
     name: 'block-pages',
@@ -92,7 +111,8 @@ export function blockPagesFigure(options: BlockPagesOptions, paths: readonly str
     floorIs: 'bare node:http server: store.range + readRangeBlocks, same page bytes',
     details: {
       connections: options.connections,
-      seconds: options.seconds,
+      weftSeconds: round(weft.seconds, 1),
+      floorSeconds: round(floor.seconds, 1),
       limit: options.limit,
       weftRequests: weft.requests,
       floorRequests: floor.requests,

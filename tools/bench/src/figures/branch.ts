@@ -3,16 +3,21 @@ import { fetchOk, pageEnds } from '../http-client.js'
 import { quantile } from '../figure.js'
 import type { Throughput } from './sync.js'
 
-/** A whole-chain branch walk over HTTP: POST block/branch from the tip down to genesis, pages of `limit`. */
-export async function branchWalk(url: string, network: string, chain: number, tip: Uint8Array, limit: number): Promise<Throughput> {
-  const body = { upper: [encodeHash(tip)], lower: [] }
+/**
+ * A whole-chain branch walk over HTTP: POST block/branch from the tip down to genesis, pages of
+ * `limit`. `cursor` follows each page's `next` as the contract says; `moving-bound` instead asks
+ * for the branch below the block `next` names (the same blocks, for one upper bound and no lower
+ * bound), which shows what resuming at a cursor costs the server.
+ */
+export async function branchWalk(url: string, network: string, chain: number, tip: Uint8Array, limit: number, mode: 'cursor' | 'moving-bound' = 'cursor'): Promise<Throughput> {
   let blocks = 0
   let bytes = 0
   let next: string | null = null
   const started = performance.now()
   do {
-    const query: string = next === null ? `limit=${limit}` : `limit=${limit}&next=${encodeURIComponent(next)}`
-    const answer: Buffer = await fetchOk(`${url}/chain/0.0/${network}/chain/${chain}/block/branch?${query}`, body)
+    const upper: string = mode === 'moving-bound' && next !== null ? next.slice('inclusive:'.length) : encodeHash(tip)
+    const query: string = next === null || mode === 'moving-bound' ? `limit=${limit}` : `limit=${limit}&next=${encodeURIComponent(next)}`
+    const answer: Buffer = await fetchOk(`${url}/chain/0.0/${network}/chain/${chain}/block/branch?${query}`, { upper: [upper], lower: [] })
     const page = pageEnds(answer)
     blocks += page.count
     bytes += answer.length

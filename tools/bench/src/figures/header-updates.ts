@@ -26,12 +26,14 @@ export interface HeaderUpdatesRun {
   readonly incomplete: number
   readonly rssBefore: number
   readonly rssAfter: number
+  readonly heapBefore: number
+  readonly heapAfter: number
   readonly connected: number
 }
 
 type Stamps = Message & { called: Array<[string, number]>; announced: Array<[string, number]> }
 type Report = Message & { receipts: Array<[string, number, number]> }
-type Memory = Message & { rss: number; clients: number }
+type Memory = Message & { rss: number; heapUsed: number; clients: number }
 
 /**
  * One run: a fresh development store in a node process of that kind with a producer on all 20
@@ -87,6 +89,8 @@ export async function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUp
       incomplete,
       rssBefore: before.rss,
       rssAfter: after.rss,
+      heapBefore: before.heapUsed,
+      heapAfter: after.heapUsed,
       connected: after.clients,
     }
   } finally {

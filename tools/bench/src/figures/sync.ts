@@ -8,6 +8,11 @@ export interface Throughput {
   readonly bytes: number
 }
 
+/** Two throughputs as one. */
+export function addThroughput(a: Throughput, b: Throughput): Throughput {
+  return { blocks: a.blocks + b.blocks, seconds: a.seconds + b.seconds, bytes: a.bytes + b.bytes }
+}
+
 /** Blocks per second of a throughput. */
 export function perSecond(t: Throughput): number {
   return t.blocks / t.seconds
