@@ -64,6 +64,8 @@ export interface HeaderUpdatesOptions {
   retryDelay?: number
   /** Longest wait between reconnection attempts, in milliseconds (default 5000). */
   maxRetryDelay?: number
+  /** Reconnect when nothing, not even a keep-alive comment, arrived for this long, in milliseconds (default 60000; 0: never). */
+  idleTimeout?: number
 }
 
 /** An item of `headerEvents`: a (re)connection, after which events may have been missed, or an update. */
@@ -261,6 +263,7 @@ export function createClient(options: ClientOptions): WeftClient {
       const { signal } = streamOptions
       const retryDelay = streamOptions.retryDelay ?? 500
       const maxRetryDelay = streamOptions.maxRetryDelay ?? 5000
+      const idleTimeout = streamOptions.idleTimeout ?? 60_000
       let delay = retryDelay
       while (!signal?.aborted) {
         let response: Response
@@ -276,7 +279,7 @@ export function createClient(options: ClientOptions): WeftClient {
         delay = retryDelay
         const schema = (await target()).profile === 'chainweb' ? ChainwebHeaderUpdate : HeaderUpdate
         yield { type: 'connected' }
-        for await (const event of parseEventStream(bodyChunks(response))) {
+        for await (const event of parseEventStream(bodyChunks(response, idleTimeout))) {
           if (event.event !== 'BlockHeader') continue
           yield { type: 'update', update: check<AnyHeaderUpdate>(schema, JSON.parse(event.data), 'a header update event') }
         }
@@ -345,12 +348,26 @@ async function readBody(response: Response): Promise<unknown> {
   return text
 }
 
-// A connection that breaks mid-stream ends the stream like a clean end does: the caller reconnects.
-async function* bodyChunks(response: Response): AsyncGenerator<Uint8Array> {
+// A connection that breaks mid-stream, or stays silent past `idleTimeout` (a dead peer sends no FIN),
+// ends the stream like a clean end does: the caller reconnects.
+async function* bodyChunks(response: Response, idleTimeout: number): AsyncGenerator<Uint8Array> {
   if (!response.body) return
+  const reader = response.body.getReader()
+  let timer: NodeJS.Timeout | undefined
   try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) yield chunk
+    for (;;) {
+      const idle = new Promise<'idle'>((resolve) => {
+        if (idleTimeout > 0) timer = setTimeout(() => resolve('idle'), idleTimeout)
+      })
+      const result = await Promise.race([reader.read(), idle])
+      clearTimeout(timer)
+      if (result === 'idle' || result.done) return
+      yield result.value
+    }
   } catch {
     return
+  } finally {
+    clearTimeout(timer)
+    reader.cancel().catch(() => undefined)
   }
 }

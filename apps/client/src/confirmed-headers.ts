@@ -23,6 +23,8 @@ export interface ConfirmedHeadersOptions {
   retryDelay?: number
   /** Longest wait between reconnection attempts, in milliseconds (default 5000). */
   maxRetryDelay?: number
+  /** Reconnect after this long without a byte from the stream, in milliseconds (default 60000; 0: never). */
+  idleTimeout?: number
 }
 
 interface ChainState {
@@ -85,7 +87,12 @@ export async function* confirmedHeaders(client: WeftClient, options: ConfirmedHe
 
   while (!signal?.aborted) {
     try {
-      const streamOptions = { retryDelay, ...(signal ? { signal } : {}), ...(options.maxRetryDelay ? { maxRetryDelay: options.maxRetryDelay } : {}) }
+      const streamOptions = {
+        retryDelay,
+        ...(signal ? { signal } : {}),
+        ...(options.maxRetryDelay !== undefined ? { maxRetryDelay: options.maxRetryDelay } : {}),
+        ...(options.idleTimeout !== undefined ? { idleTimeout: options.idleTimeout } : {}),
+      }
       for await (const event of client.headerEvents(streamOptions)) {
         if (event.type === 'connected') {
           // Events may have been missed while disconnected: start again from the node's current heads.

@@ -115,6 +115,16 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
     t.pass('aborting ends the stream')
   })
 
+  t.test('a stream silent past the idle timeout is dropped and opened again', async (t) => {
+    const quiet = await serveData(t, { data: freshFolder(t), keepAlive: 0 })
+    const controller = new AbortController()
+    let connections = 0
+    for await (const event of createClient({ url: quiet.url }).headerEvents({ signal: controller.signal, idleTimeout: 100, retryDelay: 10 })) {
+      if (event.type === 'connected' && ++connections === 3) controller.abort()
+    }
+    t.equal(connections, 3, 'two reconnections without any event or keep-alive')
+  })
+
   t.test('a client error on the stream is thrown, not retried', async (t) => {
     const wrong = createClient({ url: server.url, network: 'mainnet01', profile: 'spec' })
     const reading = (async () => {
