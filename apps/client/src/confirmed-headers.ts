@@ -17,6 +17,8 @@ export interface ConfirmedHeadersOptions {
   chains?: readonly number[]
   /** Per chain, the last header emitted by an earlier run: emission resumes right after it, history included. */
   after?: ReadonlyMap<number, EmittedBlock>
+  /** Most headers held before they are emitted (default 1000); a longer gap is read twice, in windows. */
+  maxGap?: number
   /** Ends the stream when aborted. */
   signal?: AbortSignal
   /** First wait before reconnecting, in milliseconds (default 500). */
@@ -43,6 +45,8 @@ export async function* confirmedHeaders(client: WeftClient, options: ConfirmedHe
   const { depth, signal } = options
   if (!Number.isSafeInteger(depth) || depth < 0) throw new InvalidOptionError(`depth must be a non-negative integer, got ${depth}`)
   const retryDelay = options.retryDelay ?? 500
+  const maxGap = options.maxGap ?? 1000
+  if (!Number.isSafeInteger(maxGap) || maxGap < 1) throw new InvalidOptionError(`maxGap must be a positive integer, got ${maxGap}`)
   const wanted = options.chains ? new Set(options.chains) : undefined
   const states = new Map<number, ChainState>()
   for (const [chain, last] of options.after ?? []) states.set(chain, { last })
@@ -63,22 +67,39 @@ export async function* confirmedHeaders(client: WeftClient, options: ConfirmedHe
     const top = head.height - depth
     const last = state.last
     if (top < 0 || (last && top <= last.height)) return
-    // Upper = the best head, lower = the last emitted header: exactly the gap, whatever was missed.
-    const bounds = { upper: [head.hash], lower: last ? [last.hash] : [] }
-    const query = last ? { maxheight: top } : { minheight: top, maxheight: top }
+    if (last && top - last.height > maxGap) {
+      // A long gap (a resume far behind): first note one hash every maxGap heights on the way
+      // down, then emit window by window upwards, so memory and each walk stay bounded.
+      const checkpoints: EmittedBlock[] = []
+      for await (const block of client.branch(chain, { upper: [head.hash], lower: [last.hash] }, { maxheight: top })) {
+        const { hash, height } = block.header
+        if ((height - last.height) % maxGap === 0 && height < top) checkpoints.push({ hash, height })
+      }
+      for (const checkpoint of checkpoints.reverse()) yield* emitUpTo(chain, state, checkpoint, head)
+    }
+    yield* emitUpTo(chain, state, { hash: head.hash, height: top }, head)
+  }
+
+  // Emits the winning branch from just above the last emitted header up to height `upper.height`
+  // below (or at) `upper.hash`, after checking that it continues the emitted sequence.
+  async function* emitUpTo(chain: number, state: ChainState, upper: EmittedBlock, head: AnyBlockHeader): AsyncGenerator<AnyBlockHeader> {
+    const last = state.last
+    // Upper = a block of the best branch, lower = the last emitted header: exactly the gap, whatever was missed.
+    const bounds = { upper: [upper.hash], lower: last ? [last.hash] : [] }
+    const query = last ? { maxheight: upper.height } : { minheight: upper.height, maxheight: upper.height }
     const gap: AnyBlockHeader[] = []
     for await (const block of client.branch(chain, bounds, query)) gap.push(block.header)
     gap.reverse()
     if (gap.length === 0 && !last) return // the chain is not yet `depth` blocks above its genesis
     let parent = last?.hash
-    let height = last ? last.height + 1 : top
+    let height = last ? last.height + 1 : upper.height
     for (const header of gap) {
       if ((parent !== undefined && header.parent !== parent) || header.height !== height) break
       parent = header.hash
       height += 1
     }
     // The branch does not continue the emitted one: the head moved to a fork below what was emitted.
-    if (height !== top + 1) throw new ReorgTooDeepError(chain, depth, last?.hash ?? head.hash)
+    if (height !== upper.height + 1) throw new ReorgTooDeepError(chain, depth, last?.hash ?? head.hash)
     for (const header of gap) {
       state.last = { hash: header.hash, height: header.height }
       yield header

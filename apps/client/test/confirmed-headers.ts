@@ -62,19 +62,28 @@ t.test('over a producer with forks and two server restarts, each chain gets its 
 })
 
 t.test('with after, emission resumes right after the given header, history included', async (t) => {
-  const { server } = await filledNode(t, { blocks: 200, profile: 'chainweb' })
+  const { server } = await filledNode(t, { blocks: 300, profile: 'chainweb' })
   const client = createClient({ url: server.url })
   const branch = await winningBranch(server, 4)
   const start = branch[2]!
-  const emitted: AnyBlockHeader[] = []
-  const controller = new AbortController()
   const top = branch.length - 1 - 1
-  for await (const header of client.confirmedHeaders({ depth: 1, chains: [4], after: new Map([[4, { hash: encodeHash(start.hash), height: start.height }]]), signal: controller.signal })) {
-    emitted.push(header)
-    if (header.height === top) controller.abort()
+  for (const maxGap of [undefined, 1, 4]) {
+    const emitted: AnyBlockHeader[] = []
+    const controller = new AbortController()
+    const after = new Map([[4, { hash: encodeHash(start.hash), height: start.height }]])
+    for await (const header of client.confirmedHeaders({ depth: 1, chains: [4], after, signal: controller.signal, ...(maxGap ? { maxGap } : {}) })) {
+      emitted.push(header)
+      if (header.height === top) controller.abort()
+    }
+    t.same(emitted.map((h) => h.hash), branch.slice(3, top + 1).map((h) => encodeHash(h.hash)), `the winning branch from height 3 to the head less 1, with maxGap ${maxGap ?? 'default'}`)
+    t.equal((emitted[0] as { chainwebVersion?: string } | undefined)?.chainwebVersion, 'development', 'headers come in the profile of the node')
   }
-  t.same(emitted.map((h) => h.hash), branch.slice(3, top + 1).map((h) => encodeHash(h.hash)))
-  t.equal((emitted[0] as { chainwebVersion?: string } | undefined)?.chainwebVersion, 'development', 'headers come in the profile of the node')
+  await t.rejects(
+    (async () => {
+      for await (const header of client.confirmedHeaders({ depth: 1, maxGap: 0 })) t.fail(`emitted ${header.hash}`)
+    })(),
+    InvalidOptionError,
+  )
 })
 
 t.test('without chains, every chain of the node is followed', async (t) => {
