@@ -56,7 +56,7 @@ t.test('the weft command run as a user would', async (t) => {
     const main = await weft(['--help'])
     t.equal(main.code, 0)
     for (const name of commandNames) t.match(main.stdout, new RegExp(`^  ${name} `, 'm'), `the overview lists ${name}`)
-    const runs = await Promise.all(commandNames.map((name, i) => (i === 2 ? weft([name, '--help']) : weftInProcess([name, '-h']))))
+    const runs = await Promise.all(commandNames.map((name) => weftInProcess([name, '-h'])))
     runs.forEach((run, i) => {
       t.equal(run.code, 0, `${commandNames[i]} --help exits 0`)
       t.match(run.stdout, new RegExp(`^Usage: weft ${commandNames[i]}`), `${commandNames[i]} --help shows its usage`)
@@ -158,7 +158,7 @@ t.test('the weft command run as a user would', async (t) => {
 
   t.test('failures print a message with the code on stderr and exit 1', async (t) => {
     const unknown = encodeHash(Buffer.alloc(32, 1))
-    const notFound = await weft(['blocks', '--url', url, '--chain', '0', '--next', `inclusive:${unknown}`])
+    const notFound = await weftInProcess(['blocks', '--url', url, '--chain', '0', '--next', `inclusive:${unknown}`])
     t.equal(notFound.code, 1)
     t.equal(notFound.stdout, '')
     t.match(notFound.stderr, /^weft blocks: .*\[CURSOR_NOT_FOUND 404\]\n$/)
