@@ -6,7 +6,7 @@ import { openStore } from '@weft/store'
 import { startChild, type Child, type Message } from './child.js'
 import { ensureDatasets, type Dataset } from './data.js'
 import { figure, quantile, round, type Figure } from './figure.js'
-import { blockPagesFigure, combineLoads, loadPages, pagePaths, type BlockPagesOptions } from './figures/block-pages.js'
+import { blockPagesFigure, combineLoads, loadPages, pagePaths, type BlockPagesOptions, type LoadResult } from './figures/block-pages.js'
 import { branchLatencies, branchWalk, median } from './figures/branch.js'
 import { headerUpdatesRun, p99, rssPerSubscriber, type HeaderUpdatesOptions } from './figures/header-updates.js'
 import { insertRates, sampleBlocks } from './figures/inserts.js'
@@ -25,16 +25,16 @@ const SECONDS = numberFrom('WEFT_BENCH_SECONDS', 10)
 const SEED = 'weft-bench'
 const SYNC_CHAINS = [0, 1, 2, 3]
 const SYNC_LIMIT = 360
-// The second half of the weft load run takes its requests from a part of the list the first half
-// (from 0) and the warm-ups (from the middle) do not reach at a few hundred requests a second.
-const SECOND_HALF_FIRST_REQUEST = 150_000
+// Segment n of the page load starts at request n * stride of the list: far enough apart that no
+// two segments (at a few hundred requests a second) ask for the same pages.
+const SEGMENT_STRIDE = 20_000
 
 function log(text: string): void {
   process.stderr.write(`bench: ${text}\n`)
 }
 
-async function startNode(dataset: Dataset): Promise<{ child: Child; url: string }> {
-  const child = startChild('node-process.js', [JSON.stringify({ kind: 'weft', path: dataset.path, network: dataset.network })])
+async function startNode(dataset: Dataset, kind: 'weft' | 'floor' = 'weft'): Promise<{ child: Child; url: string }> {
+  const child = startChild('node-process.js', [JSON.stringify({ kind, path: dataset.path, network: dataset.network })])
   const { url } = await child.next<Message & { url: string }>('ready')
   return { child, url }
 }
@@ -71,49 +71,52 @@ async function main(): Promise<void> {
   const tips = await readTips(development)
   const network = development.network
 
-  // Figures 1, 2 and 3b on the weft server, then figure 1 on the floor server: one opener at a time.
   const pageOptions: BlockPagesOptions = {
     dataset: development,
     heads: new Map([...tips].map(([chain, tip]) => [chain, tip.height])),
     seconds: SECONDS,
-    warmupSeconds: 2,
+    warmupSeconds: 1,
     connections: 32,
     limit: 100,
     sample: 40,
   }
   const paths = pagePaths(pageOptions, 200_000)
-  log('block pages on the weft server, first half')
-  const halfSeconds = SECONDS / 2
-  const node = await startNode(development)
-  const weftPages = await loadPages(node.url, paths, { ...pageOptions, seconds: halfSeconds })
-  log('sync and branch walk over HTTP')
-  // Chain by chain, HTTP then the in-process floor in the same node process (idle meanwhile), so
-  // that load from elsewhere hits both alike.
+  // Block pages in segments, weft and floor alternating in the order W F F W W F, each segment
+  // its own child process (classic-level allows one opener): drift in the machine's load hits
+  // both alike. The first weft segment also serves the sync and the branch walk.
+  const segmentSeconds = SECONDS / 3
+  const loads: Record<'weft' | 'floor', LoadResult[]> = { weft: [], floor: [] }
   let sync: Throughput = { blocks: 0, seconds: 0, bytes: 0 }
   let syncFloor: Throughput = { blocks: 0, seconds: 0, bytes: 0 }
-  for (const chain of SYNC_CHAINS) {
-    sync = addThroughput(sync, await syncOverHttp(node.url, network, [chain], SYNC_LIMIT))
-    syncFloor = addThroughput(syncFloor, await node.child.ask<Message & Throughput>({ type: 'sync-floor', chains: [chain], limit: SYNC_LIMIT }, 'sync-floor'))
-  }
-  if (sync.blocks !== syncFloor.blocks) throw new Error(`Expected the sync and its floor to read the same blocks, received ${sync.blocks} and ${syncFloor.blocks}`)
+  let walk: Throughput = { blocks: 0, seconds: 0, bytes: 0 }
+  let walkMovingBound: Throughput = walk
   const tip0 = tips.get(0)
   if (tip0 === undefined) throw new Error('Expected chain 0 in the cut')
-  const walk = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT)
-  const walkMovingBound = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT, 'moving-bound')
-  await stopNode(node.child)
-
-  log('block pages on the floor server')
-  const floorChild = startChild('node-process.js', [JSON.stringify({ kind: 'floor', path: development.path, network })])
-  const floorPages = await floorChild
-    .next<Message & { url: string }>('ready')
-    .then(({ url }) => loadPages(url, paths, { ...pageOptions, seconds: 2 * halfSeconds }))
-    .finally(() => stopNode(floorChild))
-
-  // Weft, floor, weft again: both halves of the weft run sit around the floor's in time.
-  log('block pages on the weft server, second half')
-  const again = await startNode(development)
-  const weftPagesAgain = await loadPages(again.url, paths, { ...pageOptions, seconds: halfSeconds }, SECOND_HALF_FIRST_REQUEST)
-  await stopNode(again.child)
+  const order = ['weft', 'floor', 'floor', 'weft', 'weft', 'floor'] as const
+  for (const [segment, kind] of order.entries()) {
+    log(`block pages, segment ${segment + 1} of ${order.length}: ${kind}`)
+    const node = await startNode(development, kind)
+    try {
+      const first = loads[kind].length === 0
+      // Bodies are compared once per server; each segment takes its own part of the request list.
+      loads[kind].push(await loadPages(node.url, paths, { ...pageOptions, seconds: segmentSeconds, sample: first ? pageOptions.sample : 0 }, SEGMENT_STRIDE * segment))
+      if (segment === 0) {
+        log('sync and branch walk over HTTP')
+        // Chain by chain, HTTP then the in-process floor in the same node process (idle meanwhile).
+        for (const chain of SYNC_CHAINS) {
+          sync = addThroughput(sync, await syncOverHttp(node.url, network, [chain], SYNC_LIMIT))
+          syncFloor = addThroughput(syncFloor, await node.child.ask<Message & Throughput>({ type: 'sync-floor', chains: [chain], limit: SYNC_LIMIT }, 'sync-floor'))
+        }
+        if (sync.blocks !== syncFloor.blocks) throw new Error(`Expected the sync and its floor to read the same blocks, received ${sync.blocks} and ${syncFloor.blocks}`)
+        walk = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT)
+        walkMovingBound = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT, 'moving-bound')
+      }
+    } finally {
+      await stopNode(node.child)
+    }
+  }
+  const weftPages = loads.weft.reduce(combineLoads)
+  const floorPages = loads.floor.reduce(combineLoads)
 
   log('validated inserts in-process')
   const store = await openStore({ path: development.path, network })
@@ -147,7 +150,7 @@ async function main(): Promise<void> {
 
   const syncRate = perSecond(sync)
   const figures: Figure[] = [
-    blockPagesFigure(pageOptions, combineLoads(weftPages, weftPagesAgain), floorPages),
+    blockPagesFigure(pageOptions, weftPages, floorPages),
     figure({
       name: 'sync',
       value: syncRate,
