@@ -106,7 +106,6 @@ export interface WeftClient {
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i
 if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => isoDateTime.test(value) && !Number.isNaN(Date.parse(value)))
 
-const emptyPage: AnyBlockPage = { limit: 0, items: [], next: null }
 // How far below the highest height the head search looks for a heavier block: weights grow with height.
 const headSearchWindow = 8
 
@@ -146,15 +145,20 @@ export function createClient(options: ClientOptions): WeftClient {
 
   async function target(): Promise<{ network: NetworkName; profile: Profile }> {
     if (options.network && options.profile) return { network: options.network, profile: options.profile }
-    targetPromise ??= (async () => {
-      const response = await send('GET', `${root}/info`)
-      const info = check<NodeInfo>(NodeInfo, await response.json(), 'GET /info')
-      // Only the chainweb profile names its version header this way: the profile shows in every response.
-      const profile = options.profile ?? (response.headers.has('x-chainweb-node-version') ? 'chainweb' : 'spec')
-      return { network: options.network ?? info.nodeVersion, profile }
-    })()
-    // A failed discovery is retried on the next call rather than remembered.
-    targetPromise.catch(() => (targetPromise = undefined))
+    if (!targetPromise) {
+      const discovery = (async () => {
+        const response = await send('GET', `${root}/info`)
+        const info = check<NodeInfo>(NodeInfo, await response.json(), 'GET /info')
+        // Only the chainweb profile names its version header this way: the profile shows in every response.
+        const profile = options.profile ?? (response.headers.has('x-chainweb-node-version') ? 'chainweb' : 'spec')
+        return { network: options.network ?? info.nodeVersion, profile }
+      })()
+      // A failed discovery is retried on the next call rather than remembered.
+      discovery.catch(() => {
+        if (targetPromise === discovery) targetPromise = undefined
+      })
+      targetPromise = discovery
+    }
     return targetPromise
   }
 
@@ -173,7 +177,7 @@ export function createClient(options: ClientOptions): WeftClient {
       return check<AnyBlockPage>(await pageSchema(), await response.json(), `${method} ${url}`)
     } catch (error) {
       // The spec profile answers a query that matches nothing with 404 NO_MATCHING_BLOCKS; chainweb with an empty page.
-      if (error instanceof WeftHttpError && error.code === 'NO_MATCHING_BLOCKS') return emptyPage
+      if (error instanceof WeftHttpError && error.code === 'NO_MATCHING_BLOCKS') return { limit: 0, items: [], next: null }
       throw error
     }
   }
