@@ -1,4 +1,4 @@
-import { FormatRegistry, type TSchema } from '@sinclair/typebox'
+import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import {
   BlockPage,
@@ -101,10 +101,6 @@ export interface WeftClient {
   /** Each header once it is `depth` blocks deep on its chain's winning branch: no orphan, no gap. */
   confirmedHeaders(options: ConfirmedHeadersOptions): AsyncGenerator<AnyBlockHeader>
 }
-
-// TypeBox checks a string `format` only when it is registered; NodeInfo's nodeServiceDate uses date-time.
-const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => isoDateTime.test(value) && !Number.isNaN(Date.parse(value)))
 
 // How far below the highest height the head search looks for a heavier block: weights grow with height.
 const headSearchWindow = 8
