@@ -48,6 +48,7 @@ export function createApp(node: NodeContext, logger: Logger): Koa {
   registerUpdateRoutes(router, node, base)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(node.rules, node.network.name, node.nodeVersion)))
   router.get('/openapi.json', (ctx) => writeJson(ctx, openApi))
+  app.use(node.requests.middleware())
   app.use(requestLog(logger))
   app.use(commonHeaders(node.rules, node.nodeVersion))
   app.use(errorMapping(node.rules, logger))

@@ -64,12 +64,14 @@ export class EventHub {
     for (const client of this.#clients) this.#write(client, frame)
   }
 
-  /** Ends every stream and refuses new ones (shutdown). */
+  /** Ends every stream and refuses new ones (shutdown); each connection is closed once its stream's end is written. */
   close(): void {
     this.#closed = true
     for (const client of this.#clients) {
       this.#remove(client)
-      client.res.end()
+      // A kept-alive connection would otherwise go idle only after the server's one sweep of idle
+      // connections at shutdown, and then hold the shutdown for its whole grace period.
+      client.res.end(() => client.res.destroy())
     }
   }
 

@@ -1,7 +1,9 @@
 import type { Network } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import type { ServerConfig } from './config.js'
+import type { BranchContinuations } from './branch-continuations.js'
 import type { EventHub } from './event-hub.js'
+import type { InFlight } from './in-flight.js'
 import type { ProfileRules } from './profiles.js'
 
 /** What every route needs: the store, the network, the profile's rules and the running settings. */
@@ -18,4 +20,8 @@ export interface NodeContext {
   readonly serviceDate: string
   readonly headerUpdates: EventHub
   readonly blockUpdates: EventHub
+  /** Branch walks suspended after a page, for the request that continues them. */
+  readonly branchWalks: BranchContinuations
+  /** Requests whose handlers are running (shutdown waits for them). */
+  readonly requests: InFlight
 }

@@ -1,4 +1,4 @@
-import { ascendingPage, descendingPage, resolveLimit, type Cursor } from '@weft/cursor'
+import { ascendingPage, formatCursor, resolveLimit, type Cursor } from '@weft/cursor'
 import { decodeHash, encodeHash, isHashText } from '@weft/block'
 import type { RangeItem } from '@weft/store'
 import { branch, type HeaderRef } from '@weft/traversal'
@@ -71,27 +71,36 @@ export function parseBounds(body: unknown): ParsedBounds {
   return { upper: read('upper'), lower: read('lower') }
 }
 
-async function* skipFirstIf(source: AsyncIterable<HeaderRef>, hash: Uint8Array): AsyncGenerator<HeaderRef> {
-  let first = true
-  for await (const ref of source) {
-    if (first && Buffer.compare(ref.hash, hash) === 0) {
-      first = false
-      continue
-    }
-    first = false
-    yield ref
-  }
+// Everything that defines a walk, so that a walk kept under it is the walk a re-walk would do.
+function walkKey(chain: number, query: PageQuery, bounds: ParsedBounds): string {
+  const hex = (hashes: readonly Buffer[]): string => hashes.map((hash) => hash.toString('hex')).sort().join(',')
+  return `${chain} ${hex(bounds.upper)} ${hex(bounds.lower)} ${query.minheight ?? '-'} ${query.maxheight ?? '-'} `
 }
 
-/** One page of a branch, descending; an unknown or foreign cursor is a 404, a cursor off the branch gives nothing. */
+/**
+ * One page of a branch, descending; an unknown or foreign cursor is a 404, a cursor off the branch gives nothing.
+ * A page that ends with a `next` cursor keeps its walk in `node.branchWalks`, and a request coming back with
+ * that cursor (same chain, bounds and heights) continues it instead of walking down from the bounds again.
+ */
 export async function readBranchPage(node: NodeContext, chain: number, query: PageQuery, bounds: ParsedBounds, cap: number): Promise<StoredPage<HeaderRef>> {
   const { cursor } = query
+  const limit = resolveLimit(query.limit ?? cap, cap)
+  const key = walkKey(chain, query, bounds)
+  // Kept walks are keyed by the cursors this node issued, and it issues `inclusive:` ones only.
+  if (cursor?.inclusive === true) {
+    const kept = node.branchWalks.take(key + formatCursor(cursor))
+    if (kept !== undefined) return await readWalkPage(node, key, kept.iterator, kept.following, limit, undefined, cursor)
+  }
+  // One batch: the cursor block (a 404 when unknown or foreign) and the lower bounds. A walk may be kept only
+  // when every lower bound is stored already: one stored later would change what a re-walk excludes.
+  const lowerAt = cursor === undefined ? 0 : 1
+  const refs = await node.store.getRefs(cursor === undefined ? bounds.lower : [cursor.hash, ...bounds.lower])
   if (cursor !== undefined) {
-    const [ref] = await node.store.getRefs([cursor.hash])
+    const ref = refs[0]
     if (ref === undefined || ref.chainId !== chain) throw new KeyNotFoundError('CURSOR_NOT_FOUND', encodeHash(cursor.hash), 'Cursor block')
   }
+  const keepable = refs.slice(lowerAt).every((ref) => ref !== undefined)
   // Upper bounds are checked even when the height bounds exclude everything: an unknown one is a 404.
-  const limit = resolveLimit(query.limit ?? cap, cap)
   const walk = branch(node.store, {
     chain,
     upper: bounds.upper,
@@ -101,16 +110,67 @@ export async function readBranchPage(node: NodeContext, chain: number, query: Pa
     ...(query.maxheight === undefined ? {} : { maxheight: query.maxheight }),
     ...(cursor === undefined ? {} : { start: cursor.hash }),
   })
-  const source = cursor !== undefined && !cursor.inclusive ? skipFirstIf(walk, cursor.hash) : walk
-  try {
-    if (boundsAreEmpty(query)) {
-      for await (const _ of source) break
-      return { items: [], next: null }
+  if (boundsAreEmpty(query)) {
+    try {
+      await walk.next()
+    } catch (error) {
+      throw translateLookupError(error, cursor)
+    } finally {
+      await walk.return()
     }
-    return await descendingPage(source, { limit, hashOf: (ref) => ref.hash })
+    return { items: [], next: null }
+  }
+  return await readWalkPage(node, keepable ? key : undefined, walk, undefined, limit, cursor !== undefined && !cursor.inclusive ? cursor.hash : undefined, cursor)
+}
+
+/**
+ * Reads `limit` items of a walk and one more, which only tells where the next page starts: that one and the
+ * walk, still open, are kept for the next page when `key` is given, else the walk is closed.
+ */
+async function readWalkPage(
+  node: NodeContext,
+  key: string | undefined,
+  walk: AsyncIterator<HeaderRef, void, undefined>,
+  first: HeaderRef | undefined,
+  limit: number,
+  skip: Buffer | undefined,
+  cursor: Cursor | undefined,
+): Promise<StoredPage<HeaderRef>> {
+  const items: HeaderRef[] = []
+  let following: HeaderRef | undefined
+  let pending = first
+  let skipping = skip
+  try {
+    for (;;) {
+      let ref: HeaderRef
+      if (pending !== undefined) {
+        ref = pending
+        pending = undefined
+      } else {
+        const step = await walk.next()
+        if (step.done === true) break
+        ref = step.value
+      }
+      // An `exclusive:` cursor starts after its block, which the walk yields first when it is on the branch.
+      if (skipping !== undefined) {
+        const skipped = skipping
+        skipping = undefined
+        if (ref.hash.equals(skipped)) continue
+      }
+      if (items.length >= limit) {
+        following = ref
+        break
+      }
+      items.push(ref)
+    }
   } catch (error) {
     throw translateLookupError(error, cursor)
   }
+  if (following === undefined) return { items, next: null }
+  const next = formatCursor({ inclusive: true, hash: following.hash })
+  if (key === undefined) await walk.return?.()
+  else node.branchWalks.keep(key + next, { iterator: walk, following })
+  return { items, next }
 }
 
 /** Maps the lower layers' "not found" errors to the server's KeyNotFoundError; other errors pass. */

@@ -4,8 +4,10 @@ import { createProducer } from '@weft/devnet'
 import { openStore, type ChainStore } from '@weft/store'
 import { pino, type Logger } from 'pino'
 import { createApp } from './app.js'
+import { BranchContinuations } from './branch-continuations.js'
 import { resolveConfig, type ServerConfig, type ServerOptions } from './config.js'
 import { EventHub } from './event-hub.js'
+import { InFlight } from './in-flight.js'
 import type { NodeContext } from './node-context.js'
 import { profiles } from './profiles.js'
 import { feedUpdateStreams } from './update-streams.js'
@@ -20,9 +22,14 @@ export interface RunningServer {
   readonly store: ChainStore
   /** Connected event-stream clients, per stream. */
   eventClients(): { header: number; block: number }
-  /** Stops accepting, ends the event streams, stops the producer and closes the store; idempotent. */
+  /** Branch walks kept for the request that continues them (see README, branch paging). */
+  branchContinuations(): number
+  /** Stops accepting, ends the event streams, stops the producer, waits for running handlers and closes the store; idempotent. */
   close(): Promise<void>
 }
+
+/** Milliseconds shutdown waits for requests to finish before cutting their connections, and again for their handlers. */
+export const CLOSE_GRACE_MS = 2000
 
 /** The node software's version: the package's own. */
 export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
@@ -60,6 +67,8 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     serviceDate: config.serviceDate ?? defaultServiceDate(new Date()),
     headerUpdates: new EventHub(hubOptions),
     blockUpdates: new EventHub(hubOptions),
+    branchWalks: new BranchContinuations(),
+    requests: new InFlight(),
   }
   const stopFeed = feedUpdateStreams(node, log)
   const server = createServer(createApp(node, log).callback())
@@ -68,6 +77,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     port = await listen(server, config.port, config.host)
   } catch (error) {
     await stopFeed()
+    await node.branchWalks.close()
     await store.close()
     throw error
   }
@@ -82,9 +92,14 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     await producer?.stop()
     await stopFeed()
     // Requests still running get a moment to finish before their connections are cut.
-    const grace = setTimeout(() => server.closeAllConnections(), 2000).unref()
+    const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
     await closed
     clearTimeout(grace)
+    // A handler outlives its connection when the client left or the grace cut it: the store stays
+    // open until the last one is done, or for one more grace period at most.
+    const settled = await node.requests.idle(CLOSE_GRACE_MS)
+    if (!settled) log.warn({ handlers: node.requests.count }, 'closing the store under request handlers still running')
+    await node.branchWalks.close()
     await store.close()
   }
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
@@ -94,6 +109,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     config,
     store,
     eventClients: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
+    branchContinuations: () => node.branchWalks.size,
     close: () => (closing ??= close()),
   }
 }
