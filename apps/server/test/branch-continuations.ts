@@ -114,6 +114,15 @@ t.test('a node', async (t) => {
     t.same((await branchPage(base, `limit=5&next=${first.next}`, { upper: [tip] })).hashes, whole.slice(5, 10), 'the kept walk is still there for its own query')
   })
 
+  t.test('heights that exclude everything still check the upper bounds, and keep nothing', async (t) => {
+    const before = server.branchContinuations()
+    const unknown = await postJson(`${base}/hash/branch?minheight=10&maxheight=5`, { upper: [encodeHash(Buffer.alloc(32, 3))] })
+    t.same([unknown.status, unknown.json.code], [404, 'BLOCK_NOT_FOUND'])
+    const empty = await postJson(`${base}/hash/branch?minheight=10&maxheight=5`, { upper: [tip] })
+    t.same([empty.status, empty.json.code], [404, 'NO_MATCHING_BLOCKS'])
+    t.equal(server.branchContinuations(), before)
+  })
+
   t.test('a walk with a lower bound the store does not know is never kept', async (t) => {
     const unknown = encodeHash(Buffer.alloc(32, 9))
     const before = server.branchContinuations()

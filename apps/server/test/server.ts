@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
-import { get } from 'node:http'
+import { Agent, get, request } from 'node:http'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { encodeHash } from '@weft/block'
 import { openStore } from '@weft/store'
+import { pino } from 'pino'
 import { runCli, startServer, type CliIo } from '../src/index.js'
-import { send, startNode } from './fixtures/node.js'
+import { CLOSE_GRACE_MS } from '../src/server.js'
+import { filledFolder, send, startNode } from './fixtures/node.js'
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -147,4 +150,43 @@ t.test('the bin says where it listens on its first line, logs each request, and 
   child.kill('SIGTERM')
   t.equal(await exited, 0, 'a clean exit')
   t.match(out(), /SIGTERM: shutting down/)
+})
+
+t.test('close waits for handlers whose clients already left before it closes the store', async (t) => {
+  const data = await filledFolder(t, 'test-singleton', 300, 0)
+  const lines: string[] = []
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
+  const server = await startServer({ port: 0, data, network: 'test-singleton', devnet: false }, logger)
+  const base = `${server.url}/chain/0.0/test-singleton/chain/0`
+  const tip = encodeHash(server.store.cut().get(0)!.hash)
+  const genesisSide = (await send(`${base}/hash?limit=1&minheight=1`)).body.toString()
+  const deep = JSON.parse(genesisSide).items[0] as string
+  // Each request re-walks the whole chain from the tip to a cursor near genesis: slow enough to be running at close.
+  const body = JSON.stringify({ upper: [tip] })
+  const requests = Array.from({ length: 30 }, () => {
+    const req = request(`${base}/hash/branch?limit=5&next=exclusive:${deep}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } })
+    req.on('error', () => {})
+    req.end(body)
+    return req
+  })
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  for (const req of requests) req.destroy()
+  await server.close()
+  t.same(lines, [], 'no handler failed on a closed store')
+})
+
+t.test('close is prompt with a kept-alive event-stream connection', async (t) => {
+  const server = await startServer({ port: 0, data: t.testdir(), network: 'development', devnet: false, logLevel: 'silent' })
+  const agent = new Agent({ keepAlive: true })
+  t.teardown(() => agent.destroy())
+  const { ended } = await new Promise<{ ended: Promise<void> }>((resolve, reject) => {
+    get(`${server.url}/chain/0.0/development/header/updates`, { agent }, (res) => {
+      resolve({ ended: new Promise<void>((done) => res.on('end', () => done()).resume()) })
+    }).on('error', reject)
+  })
+  await until(() => server.eventClients().header === 1)
+  const started = Date.now()
+  await server.close()
+  await ended
+  t.ok(Date.now() - started < CLOSE_GRACE_MS, `closed in ${Date.now() - started} ms, before the grace period of ${CLOSE_GRACE_MS} ms would have cut the connection`)
 })

@@ -63,13 +63,14 @@ export async function* branch(source: HeaderSource, options: BranchOptions): Asy
     // Once the walk is below the start block without having met it, the start is not on the branch.
     if (start !== undefined && upperTop < start.height) return
     // Lower lines above every upper line are walked down first: they may still cover the upper ones.
-    const height = Math.max(upperTop, highest(lower))
+    const height = lower.size === 0 ? upperTop : Math.max(upperTop, highest(lower))
     const upperHere = takeAt(upper, height)
-    const lowerHere = takeAt(lower, height)
-    const kept = upperHere.filter(ref => !lowerHere.some(other => other.hash.equals(ref.hash)))
+    const lowerHere = lower.size === 0 ? none : takeAt(lower, height)
+    // The walk spends most heights on one line with no lower line there: the common case costs no copy or sort.
+    const kept = lowerHere.length === 0 ? upperHere : upperHere.filter(ref => !lowerHere.some(other => other.hash.equals(ref.hash)))
 
     if (height <= emitBelow && kept.length > 0) {
-      kept.sort((x, y) => Buffer.compare(x.hash, y.hash))
+      if (kept.length > 1) kept.sort((x, y) => Buffer.compare(x.hash, y.hash))
       let from = 0
       if (start !== undefined) {
         const startHash = start.hash
@@ -82,11 +83,16 @@ export async function* branch(source: HeaderSource, options: BranchOptions): Asy
     if (height <= minheight) return
 
     // One batch per height: the parents of every surviving upper line and of every lower line here.
-    const parents = await lookup(source, [...kept, ...lowerHere].map(ref => ref.parent))
+    const asked: Buffer[] = []
+    for (const ref of kept) asked.push(ref.parent)
+    for (const ref of lowerHere) asked.push(ref.parent)
+    const parents = await lookup(source, asked)
     kept.forEach((ref, index) => add(upper, checkParent(parents[index], ref)))
     lowerHere.forEach((ref, index) => add(lower, checkParent(parents[kept.length + index], ref)))
   }
 }
+
+const none: readonly HeaderRef[] = []
 
 function distinct(hashes: readonly Uint8Array[]): Uint8Array[] {
   const seen = new Map<string, Uint8Array>()
