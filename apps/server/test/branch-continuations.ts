@@ -86,6 +86,18 @@ t.test('a node', async (t) => {
     t.equal(server.branchContinuations(), before, 'the kept walk was taken, and the last page keeps none')
   })
 
+  t.test('pages of changing limits, each continuing the walk of the page before, give the whole branch in order', async (t) => {
+    const limits = [3, 40, 1, 0, 7, 90, 2]
+    const hashes: string[] = []
+    let page = await branchPage(base, 'limit=5', { upper: [tip] })
+    for (let index = 0; ; index++) {
+      hashes.push(...page.hashes)
+      if (page.next === null) break
+      page = await branchPage(base, `limit=${limits[index % limits.length]}&next=${page.next}`, { upper: [tip] })
+    }
+    t.same(hashes, whole)
+  })
+
   t.test('a cursor used twice gives the same answer both times: the kept walk, then a re-walk', async (t) => {
     const before = server.branchContinuations()
     const first = await branchPage(base, 'limit=20', { upper: [tip] })
@@ -148,8 +160,9 @@ t.test('closing the node ends the walks it kept', async (t) => {
   const server = await startNode(t, { data: dir, network: 'test-singleton' })
   const base = `${server.url}/chain/0.0/test-singleton/chain/0`
   const tip = encodeHash(server.store.cut().get(0)!.hash)
-  await branchPage(base, 'limit=5', { upper: [tip] })
+  const first = await branchPage(base, 'limit=5', { upper: [tip] })
   await branchPage(base, 'limit=5&maxheight=100', { upper: [tip] })
+  await branchPage(base, `limit=200&next=${first.next}`, { upper: [tip] })
   t.equal(server.branchContinuations(), 2)
   await server.close()
   t.equal(server.branchContinuations(), 0)
