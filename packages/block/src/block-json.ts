@@ -29,14 +29,44 @@ export function blockToJsonText(b: Block, profile: Profile): string {
   return `{"header":${headerToJsonText(b.header, profile)},"payloadWithOutputs":${payloadToJsonText(b.payload)}}`
 }
 
+// Characters that JSON writes as they are inside a string: every base64url text is made of them.
+const plainJsonString = /^[A-Za-z0-9_=-]*$/
+
+// `"text"` when JSON.stringify would write exactly that, else undefined.
+function plainString(text: unknown): string | undefined {
+  return typeof text === 'string' && plainJsonString.test(text) ? `"${text}"` : undefined
+}
+
+// The payload text by concatenation, when every field is a plain string and every transaction a
+// pair of them (as in every valid payload); undefined otherwise.
+function plainPayloadText(p: FullBlock['payloadWithOutputs']): string | undefined {
+  if (!Array.isArray(p.transactions)) return undefined
+  let transactions = ''
+  for (const pair of p.transactions as unknown[]) {
+    if (!Array.isArray(pair) || pair.length !== 2) return undefined
+    const transaction = plainString(pair[0])
+    const output = plainString(pair[1])
+    if (transaction === undefined || output === undefined) return undefined
+    transactions += `${transactions === '' ? '' : ','}[${transaction},${output}]`
+  }
+  const fields = [p.minerData, p.transactionsHash, p.outputsHash, p.payloadHash, p.coinbase].map(plainString)
+  if (fields.includes(undefined)) return undefined
+  const [minerData, transactionsHash, outputsHash, payloadHash, coinbase] = fields
+  return `{"transactions":[${transactions}],"minerData":${minerData},"transactionsHash":${transactionsHash},"outputsHash":${outputsHash},"payloadHash":${payloadHash},"coinbase":${coinbase}}`
+}
+
 /** Payload-with-outputs JSON text with keys in the canonical order, whatever order the object has. */
 export function payloadToJsonText(p: FullBlock['payloadWithOutputs']): string {
-  return JSON.stringify({
+  // Concatenation skips building an object and escaping strings that need none: about half the cost.
+  return (
+    plainPayloadText(p) ??
+    JSON.stringify({
     transactions: p.transactions,
     minerData: p.minerData,
     transactionsHash: p.transactionsHash,
     outputsHash: p.outputsHash,
     payloadHash: p.payloadHash,
-    coinbase: p.coinbase,
-  })
+      coinbase: p.coinbase,
+    })
+  )
 }

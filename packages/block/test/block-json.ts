@@ -26,3 +26,30 @@ t.test('a full block without payload is refused', async t => {
   t.throws(() => blockFromJson({ header: vector(0).header, payloadWithOutputs: null } as unknown as FullBlock), { code: 'INVALID_ENCODING' })
   t.throws(() => blockFromJson(null as unknown as FullBlock), { code: 'INVALID_ENCODING' })
 })
+
+t.test('payload text is byte-for-byte what JSON.stringify gives, for plain and for odd payloads', async t => {
+  const reference = (p: FullBlock['payloadWithOutputs']): string =>
+    JSON.stringify({ transactions: p.transactions, minerData: p.minerData, transactionsHash: p.transactionsHash, outputsHash: p.outputsHash, payloadHash: p.payloadHash, coinbase: p.coinbase })
+  const p = vector(1).payloadWithOutputs
+  const odd: Array<Record<string, unknown>> = [
+    {},
+    { transactions: [] },
+    { transactions: [['a', 'b'], ['c', 'd=='], ['e', 'f']] },
+    { transactions: [['a"b', 'c']] },
+    { transactions: [['a', 'ü\n']] },
+    { transactions: [['a', 'b', 'c']] },
+    { transactions: [['a']] },
+    { transactions: ['ab'] },
+    { transactions: [[1, 'b']] },
+    { transactions: 'none' },
+    { minerData: 5 },
+    { coinbase: 'a\\b' },
+    { payloadHash: undefined },
+    { outputsHash: '"' },
+  ]
+  t.equal(payloadToJsonText(p), reference(p))
+  for (const change of odd) {
+    const q = { ...p, ...change } as FullBlock['payloadWithOutputs']
+    t.equal(payloadToJsonText(q), reference(q), JSON.stringify(change))
+  }
+})

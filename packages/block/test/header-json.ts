@@ -78,3 +78,38 @@ t.test('malformed header objects are refused with INVALID_ENCODING naming the fi
   }
   t.throws(() => headerFromJson(null as unknown as BlockHeader), { code: 'INVALID_ENCODING' })
 })
+
+// The text headerToJsonText wrote before it built the text directly: JSON.stringify of the
+// object, featureFlags made exact. The direct text must stay byte-for-byte the same.
+const generalText = (h: Parameters<typeof headerToJson>[0], profile: 'spec' | 'chainweb'): string => {
+  const o = headerToJson(h, profile)
+  return JSON.stringify(o).replace(`"featureFlags":${o.featureFlags},`, `"featureFlags":${h.featureFlags.toString()},`)
+}
+
+t.test('header JSON text is byte-for-byte what JSON.stringify of the header object gives, in both profiles', async t => {
+  holds(
+    t,
+    fc.property(headerArb, fc.constantFrom('spec' as const, 'chainweb' as const), (h, profile) => headerToJsonText(h, profile) === generalText(h, profile)),
+    { numRuns: 300 },
+  )
+  for (const { object } of headerVectors) {
+    const h = headerFromJson(object)
+    t.equal(headerToJsonText(h, 'chainweb'), generalText(h, 'chainweb'))
+  }
+})
+
+t.test('adjacents out of key order are written in the order JSON.stringify gives their keys', async t => {
+  const h = headerFromJson(vector())
+  const [a, b] = h.adjacents as ReadonlyArray<readonly [number, Buffer]>
+  const odd = [
+    [b!, a!],
+    [a!, a!],
+    [[0xffffffff, a![1]] as const, b!],
+    [[1.5, a![1]] as const],
+  ]
+  for (const adjacents of odd) {
+    const text = headerToJsonText({ ...h, adjacents }, 'spec')
+    t.equal(text, generalText({ ...h, adjacents }, 'spec'))
+  }
+  t.match(headerToJsonText({ ...h, adjacents: [[0xffffffff, a![1]], b!] }, 'spec'), new RegExp(`"adjacents":\\{"${b![0]}":"[^"]+","4294967295":`))
+})

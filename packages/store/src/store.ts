@@ -43,6 +43,7 @@ import {
   type RangeItem,
 } from './keys.js'
 import { RangeReader, type RangeBounds } from './range-reader.js'
+import { RecentHeaders, mapKey, type RecentHeader } from './recent-headers.js'
 import { WriteQueue } from './write-queue.js'
 
 /** Options of `openStore`. */
@@ -103,6 +104,26 @@ export interface ChainStore extends HeaderSource {
 
 type Db = ClassicLevel<Buffer, Buffer>
 type PutOperation = { type: 'put'; key: Buffer; value: Buffer }
+// What became of one block of a batch: true when written, false when it was stored already.
+type Outcome = boolean | Error
+// An insert() call waiting in a group of concurrent ones that are written together.
+// A validated batch, ready to write: see #prepareBatch.
+interface PreparedBatch {
+  // The blocks to write, by mapKey of their hash, in order.
+  readonly staged: ReadonlyMap<string, JoinedBlock>
+  // mapKeys of the payloads this batch writes.
+  readonly payloads: ReadonlySet<string>
+  readonly operations: PutOperation[]
+  readonly events: StoreEvent[]
+  readonly outcomes: Outcome[]
+  // The cut once the batch is written.
+  readonly heads: ReadonlyMap<number, Header>
+}
+interface PendingInsert {
+  readonly block: Block
+  resolve(result: { inserted: boolean }): void
+  reject(error: unknown): void
+}
 
 // Blocks of one insertMany call written per batch: large enough to amortise a write, small enough
 // that a batch stays a few hundred kilobytes.
@@ -111,6 +132,11 @@ const blockJsonOpen = Buffer.from('{"header":')
 const blockJsonMiddle = Buffer.from(',"payloadWithOutputs":')
 const blockJsonClose = Buffer.from('}')
 const layoutVersion = '1'
+// Headers kept in memory for the next blocks' parents: a few dozen per chain of any network.
+const recentCapacity = 1024
+// Reads of at most this many keys are synchronous point reads: each costs microseconds, while one
+// round trip through the thread pool (getMany) costs tens of them and dominated one-block inserts.
+const syncReadLimit = 16
 
 /** Opens (creating when missing) the store of `network` in `path`, with its genesis blocks. */
 export async function openStore(options: OpenStoreOptions): Promise<ChainStore> {
@@ -140,12 +166,12 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
   }
 }
 
-async function readHeads(db: Db): Promise<Map<number, Header>> {
-  const heads = new Map<number, Header>()
+async function readHeads(db: Db): Promise<Map<number, RecentHeader>> {
+  const heads = new Map<number, RecentHeader>()
   for await (const [key, hash] of db.iterator({ gte: Buffer.of(headPrefix), lt: Buffer.of(headPrefix + 1) })) {
     const stored = await readStoredHeader(db, hash)
     if (stored === undefined) throw new CorruptStoreError(`the best head ${hash.toString('base64url')} of chain ${chainOfHeadKey(key)} is not stored`)
-    heads.set(chainOfHeadKey(key), stored.header)
+    heads.set(chainOfHeadKey(key), stored)
   }
   return heads
 }
@@ -159,7 +185,7 @@ async function readBlockValue(db: Db, hash: Uint8Array): Promise<Buffer | undefi
   return value
 }
 
-async function readStoredHeader(db: Db, hash: Uint8Array): Promise<(StoredHeader & { txCount: number }) | undefined> {
+async function readStoredHeader(db: Db, hash: Uint8Array): Promise<RecentHeader | undefined> {
   const value = await readBlockValue(db, hash)
   if (value === undefined) return undefined
   const record = decodeBlockRecord(value)
@@ -175,23 +201,23 @@ function fullBlockJson(headerJson: Buffer, payloadJson: Buffer): Buffer {
   return Buffer.concat([blockJsonOpen, headerJson, blockJsonMiddle, payloadJson, blockJsonClose])
 }
 
-function mapKey(hash: Uint8Array): string {
-  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1')
-}
-
 class LevelChainStore implements ChainStore {
   readonly network: Network
   readonly #db: Db
   readonly #queue = new WriteQueue()
   readonly #listeners = new Set<StoreListener>()
+  readonly #recent = new RecentHeaders(recentCapacity)
   // Replaced, never mutated, so that a map handed out by cut() stays as it was.
   #heads: ReadonlyMap<number, Header>
+  // The group that insert() calls join until its turn in the queue comes.
+  #openGroup: PendingInsert[] | undefined
   #closed = false
 
-  constructor(db: Db, network: Network, heads: ReadonlyMap<number, Header>) {
+  constructor(db: Db, network: Network, heads: ReadonlyMap<number, RecentHeader>) {
     this.#db = db
     this.network = network
-    this.#heads = heads
+    this.#heads = new Map([...heads].map(([chain, head]) => [chain, head.header]))
+    for (const head of heads.values()) this.#recent.add(head)
   }
 
   /** Inserts every genesis block of the network that is not stored yet. */
@@ -201,16 +227,76 @@ class LevelChainStore implements ChainStore {
 
   async insert(block: Block): Promise<{ inserted: boolean }> {
     this.#assertOpen()
-    return this.#queue.run(async () => ({ inserted: (await this.#insertBatch([block])) === 1 }))
+    return new Promise((resolve, reject) => {
+      let group = this.#openGroup
+      if (group === undefined) {
+        const created: PendingInsert[] = []
+        group = created
+        this.#openGroup = created
+        void this.#queue.run(() => this.#insertGroup(created))
+      }
+      group.push({ block, resolve, reject })
+    })
   }
 
   async insertMany(blocks: readonly Block[]): Promise<number> {
     this.#assertOpen()
+    // insert() calls made after this one must not be written before it: they start a new group.
+    this.#openGroup = undefined
     return this.#queue.run(async () => {
       let inserted = 0
-      for (let start = 0; start < blocks.length; start += blocksPerBatch) inserted += await this.#insertBatch(blocks.slice(start, start + blocksPerBatch))
+      // Each batch is validated while the one before it is being written: the write runs on
+      // classic-level's thread pool, the validation on this thread. At most one batch is in flight,
+      // so a failed write stops everything after it, and events keep their order.
+      let previous: PreparedBatch | undefined
+      let writing: Promise<void> = Promise.resolve()
+      for (let start = 0; start < blocks.length; start += blocksPerBatch) {
+        let prepared: PreparedBatch
+        try {
+          prepared = await this.#prepareBatch(blocks.slice(start, start + blocksPerBatch), true, previous)
+        } catch (error) {
+          await writing
+          throw error
+        }
+        await writing
+        writing = this.#commitBatch(prepared)
+        previous = prepared
+        for (const outcome of prepared.outcomes) {
+          if (outcome instanceof Error) {
+            await writing
+            throw outcome
+          }
+          if (outcome) inserted++
+        }
+      }
+      await writing
       return inserted
     })
+  }
+
+  // Writes the blocks of concurrent insert() calls together, in call order: each caller learns its
+  // own block's outcome, and a refused block refuses no other caller's block.
+  async #insertGroup(group: PendingInsert[]): Promise<void> {
+    if (this.#openGroup === group) this.#openGroup = undefined
+    try {
+      for (let start = 0; start < group.length; start += blocksPerBatch) {
+        const part = group.slice(start, start + blocksPerBatch)
+        const prepared = await this.#prepareBatch(
+          part.map((pending) => pending.block),
+          false,
+          undefined,
+        )
+        await this.#commitBatch(prepared)
+        part.forEach((pending, index) => {
+          const outcome = prepared.outcomes[index]!
+          if (outcome instanceof Error) pending.reject(outcome)
+          else pending.resolve({ inserted: outcome })
+        })
+      }
+    } catch (error) {
+      // The store itself failed (a read, a write, a corrupt record): no caller is left waiting.
+      for (const pending of group) pending.reject(error)
+    }
   }
 
   async getRefs(hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>> {
@@ -346,38 +432,64 @@ class LevelChainStore implements ChainStore {
     }
   }
 
-  // Validates and writes `blocks` (parent-first) in one atomic batch, then announces them. On the
-  // first refused block, the blocks before it are still written and announced, then it throws.
-  async #insertBatch(blocks: readonly Block[]): Promise<number> {
-    const db = this.#db
-    const existing = await db.getMany(blocks.map((block) => hashKey(block.header.hash)))
-    // Parents among this call's new blocks are staged below; every other parent is read up front.
-    const newHashes = new Set(blocks.filter((_, index) => existing[index] === undefined).map((block) => mapKey(block.header.hash)))
-    const storedParents = await this.#readParents(blocks, newHashes)
+  // Reads `keys`: a few synchronously (see syncReadLimit), more with one getMany.
+  async #read(keys: readonly Buffer[]): Promise<Array<Buffer | undefined>> {
+    if (keys.length <= syncReadLimit) return keys.map((key) => this.#db.getSync(key))
+    return this.#db.getMany(keys as Buffer[])
+  }
+
+  // Validates `blocks` (parent-first) and stages the writes and events of the valid ones, with each
+  // block's outcome. With `stopAtFailure`, the first refused block ends the batch (the blocks
+  // before it still count) and the outcomes stop there; otherwise a refused block is skipped and
+  // its descendants in the batch are refused for their missing parent. `previous` is the batch
+  // being written meanwhile: its blocks count as stored and its heads as the cut.
+  async #prepareBatch(blocks: readonly Block[], stopAtFailure: boolean, previous: PreparedBatch | undefined): Promise<PreparedBatch> {
+    const recent = this.#recent
+    const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
+    // Blocks among the recent or in-flight headers are stored; only the others are looked up,
+    // with the payloads, in one read.
+    const stored = blocks.map((block) => {
+      const key = mapKey(block.header.hash)
+      return recent.has(key) || inFlight.has(key)
+    })
+    const lookedUp = blocks.flatMap((block, index) => (stored[index] ? [] : [block.header.hash]))
     const payloadHashes = [...new Map(blocks.map((block) => [mapKey(block.header.payloadHash), block.header.payloadHash])).values()]
-    const payloadValues = await db.getMany(payloadHashes.map(payloadKey))
-    const storedPayloads = new Set(payloadHashes.filter((_, index) => payloadValues[index] !== undefined).map(mapKey))
+    const values = await this.#read([...lookedUp.map(hashKey), ...payloadHashes.map(payloadKey)])
+    let at = 0
+    for (const [index, isStored] of stored.entries()) if (!isStored) stored[index] = values[at++] !== undefined
+    const storedPayloads = new Set(payloadHashes.filter((_, index) => values[lookedUp.length + index] !== undefined).map(mapKey))
+    for (const key of previous?.payloads ?? []) storedPayloads.add(key)
+    // Parents among this call's new blocks are staged below; every other parent is read up front.
+    const newHashes = new Set(blocks.filter((_, index) => !stored[index]).map((block) => mapKey(block.header.hash)))
+    const storedParents = await this.#readParents(blocks, newHashes, inFlight)
 
     const staged = new Map<string, JoinedBlock>()
+    const known = (key: string): JoinedBlock | undefined => staged.get(key) ?? inFlight.get(key) ?? recent.get(key) ?? storedParents.get(key)
+    const payloads = new Set<string>()
     const operations: PutOperation[] = []
     const events: StoreEvent[] = []
-    const heads = new Map(this.#heads)
+    const outcomes: Outcome[] = []
+    const heads = new Map(previous?.heads ?? this.#heads)
     const changedChains = new Set<number>()
-    let failure: Error | undefined
     for (const [index, block] of blocks.entries()) {
       const { header } = block
       const key = mapKey(header.hash)
-      if (existing[index] !== undefined || staged.has(key)) continue
-      const parentKey = mapKey(header.parent)
-      const parent = staged.get(parentKey)?.header ?? storedParents.get(parentKey)
+      if (stored[index] || staged.has(key)) {
+        outcomes.push(false)
+        continue
+      }
+      const parent = known(mapKey(header.parent))?.header
+      let failure: Error | undefined
       if (parent === undefined && !this.#isGenesisHeight(header.chainId, header.height)) {
         failure = new MissingParentError(header.hash, header.parent)
-        break
+      } else {
+        const violations = validateBlock(block, parent, this.network)
+        if (violations.length > 0) failure = new InvalidBlockError(header.hash, violations)
       }
-      const violations = validateBlock(block, parent, this.network)
-      if (violations.length > 0) {
-        failure = new InvalidBlockError(header.hash, violations)
-        break
+      outcomes.push(failure ?? true)
+      if (failure !== undefined) {
+        if (stopAtFailure) break
+        continue
       }
       const headerBinary = encodeHeader(header)
       const headerJson = Buffer.from(headerToJsonText(header, 'spec'))
@@ -391,56 +503,64 @@ class LevelChainStore implements ChainStore {
       const payloadMapKey = mapKey(header.payloadHash)
       if (!storedPayloads.has(payloadMapKey)) {
         storedPayloads.add(payloadMapKey)
+        payloads.add(payloadMapKey)
         operations.push({ type: 'put', key: payloadKey(header.payloadHash), value: Buffer.from(payloadToJsonText(block.payload)) })
       }
       events.push({ type: 'inserted', header, headerJson, txCount: count })
       const oldHead = heads.get(header.chainId)
       if (oldHead === undefined || isBetterHead(header, oldHead)) {
-        const joined = await this.#joinedBlocks(entry, oldHead, staged)
+        const joined = await this.#joinedBlocks(entry, oldHead, known)
         heads.set(header.chainId, header)
         changedChains.add(header.chainId)
         events.push({ type: 'best', chain: header.chainId, head: header, joined })
       }
     }
     for (const chain of changedChains) operations.push({ type: 'put', key: headKey(chain), value: heads.get(chain)!.hash })
-    if (operations.length > 0) {
-      await db.batch(operations)
-      if (changedChains.size > 0) this.#heads = heads
-      for (const event of events) this.#emit(event)
-    }
-    if (failure !== undefined) throw failure
-    return staged.size
+    return { staged, payloads, operations, events, outcomes, heads }
   }
 
-  // Parents of `blocks` that are not among `newHashes`, read from the store with two getMany calls.
-  async #readParents(blocks: readonly Block[], newHashes: ReadonlySet<string>): Promise<Map<string, Header>> {
+  // Writes a prepared batch atomically, then makes it the cut, remembers its headers and announces it.
+  async #commitBatch(prepared: PreparedBatch): Promise<void> {
+    if (prepared.operations.length === 0) return
+    await this.#db.batch(prepared.operations)
+    this.#heads = prepared.heads
+    // Only now are the staged blocks durable, so only now may they answer for parents.
+    for (const entry of prepared.staged.values()) this.#recent.add(entry)
+    for (const event of prepared.events) this.#emit(event)
+  }
+
+  // Parents of `blocks` that are neither among `newHashes` nor recent nor in flight, read from the store.
+  async #readParents(blocks: readonly Block[], newHashes: ReadonlySet<string>, inFlight: ReadonlyMap<string, JoinedBlock>): Promise<Map<string, RecentHeader>> {
     const wanted = new Map<string, Buffer>()
     for (const { header } of blocks) {
       const key = mapKey(header.parent)
-      if (!newHashes.has(key)) wanted.set(key, header.parent)
+      if (!newHashes.has(key) && !inFlight.has(key) && !this.#recent.has(key)) wanted.set(key, header.parent)
     }
-    const parents = new Map<string, Header>()
+    const parents = new Map<string, RecentHeader>()
+    if (wanted.size === 0) return parents
     const hashes = [...wanted.values()]
-    const indexValues = await this.#db.getMany(hashes.map(hashKey))
+    const indexValues = await this.#read(hashes.map(hashKey))
     const found = hashes.flatMap((hash, index) => {
       const value = indexValues[index]
       return value === undefined ? [] : [{ hash, record: decodeHashRecord(value) }]
     })
-    const values = await this.#db.getMany(found.map(({ hash, record }) => blockKey(record.chainId, record.height, hash)))
+    const values = await this.#read(found.map(({ hash, record }) => blockKey(record.chainId, record.height, hash)))
     found.forEach(({ hash }, index) => {
       const value = values[index]
       if (value === undefined) throw new CorruptStoreError(`block ${hash.toString('base64url')} is in the hash index but has no record`)
-      parents.set(mapKey(hash), decodeHeader(decodeBlockRecord(value).headerBinary))
+      const record = decodeBlockRecord(value)
+      parents.set(mapKey(hash), { header: decodeHeader(record.headerBinary), headerJson: record.headerJson, txCount: record.txCount })
     })
     return parents
   }
 
   // The blocks that join the winning branch when `newHead` replaces `oldHead`: from the new head
-  // back to the fork point with the old head, returned ancestors first.
-  async #joinedBlocks(newHead: JoinedBlock, oldHead: Header | undefined, staged: ReadonlyMap<string, JoinedBlock>): Promise<JoinedBlock[]> {
+  // back to the fork point with the old head, returned ancestors first. Ancestors come from
+  // `known` (staged, in flight or recent) or, further back, from the store.
+  async #joinedBlocks(newHead: JoinedBlock, oldHead: Header | undefined, known: (key: string) => JoinedBlock | undefined): Promise<JoinedBlock[]> {
     if (oldHead === undefined || newHead.header.parent.equals(oldHead.hash)) return [newHead]
     const load = async (hash: Buffer): Promise<JoinedBlock> => {
-      const entry = staged.get(mapKey(hash)) ?? (await readStoredHeader(this.#db, hash))
+      const entry = known(mapKey(hash)) ?? (await readStoredHeader(this.#db, hash))
       if (entry === undefined) throw new CorruptStoreError(`ancestor ${hash.toString('base64url')} of a stored block is missing`)
       return entry
     }

@@ -539,3 +539,61 @@ t.test('a reorg walk that meets an ancestor missing from the hash index is CORRU
   t.equal(await damaged.getHeader(heavy.header.hash), undefined)
   t.same(damaged.cut().get(0), b!.header)
 })
+
+t.test('concurrent inserts are written together, and a refused block refuses only its own caller', async (t) => {
+  const store = await open(t)
+  const line = mineLine(development, genesis0(), 3)
+  const bad: Block = { header: { ...line[1]!.header, weight: line[1]!.header.weight + 1n }, payload: line[1]!.payload }
+  const events = recordEvents(store)
+  const results = await Promise.allSettled([store.insert(line[0]!), store.insert(bad), store.insert(line[1]!), store.insert(line[1]!), store.insert(line[2]!)])
+  t.match(results, [
+    { status: 'fulfilled', value: { inserted: true } },
+    { status: 'rejected', reason: { code: 'INVALID_BLOCK' } },
+    { status: 'fulfilled', value: { inserted: true } },
+    { status: 'fulfilled', value: { inserted: false } },
+    { status: 'fulfilled', value: { inserted: true } },
+  ])
+  t.same(
+    events.filter((e) => e.type === 'inserted').map((e) => e.header.height),
+    [1, 2, 3],
+  )
+  t.equal(store.cut().get(0)?.height, 3)
+})
+
+t.test('an insert called after an insertMany that is still queued is written after it', async (t) => {
+  const store = await open(t)
+  const line = mineLine(development, genesis0(), 4)
+  const results = await Promise.all([store.insert(line[0]!), store.insertMany([line[1]!, line[2]!]), store.insert(line[3]!)])
+  t.same(results, [{ inserted: true }, 2, { inserted: true }])
+  t.equal(store.cut().get(0)?.height, 4)
+})
+
+t.test('insertMany across batches writes a payload shared with an earlier batch once and skips repeated blocks', async (t) => {
+  const path = t.testdir()
+  const store = await openStore({ path, network: 'development' })
+  const line = mineLine(development, genesis0(), 300, { payload: makePayload('shared-across-batches', 1) })
+  // Index 260 is in the second batch of 256, validated while the first is still being written.
+  t.equal(await store.insertMany([...line.slice(0, 260), line[10]!, ...line.slice(260)]), 300)
+  t.equal(store.cut().get(0)?.height, 300)
+  await store.close()
+  const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+  const payloadKeys = await db.keys({ gte: Buffer.from('p'), lt: Buffer.from('q') }).all()
+  await db.close()
+  t.equal(payloadKeys.length, 2, 'the genesis payload and the shared one')
+})
+
+t.test('a corrupt record met by a later batch of insertMany refuses the call after the earlier batches are written', async (t) => {
+  const path = t.testdir()
+  const store = await openStore({ path, network: 'development' })
+  const [a, b] = mineLine(development, genesis0(), 2, { payload: makePayload('corrupt-later') })
+  await store.insertMany([a!, b!])
+  await store.close()
+  const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+  await db.del(blockKey(0, 1, a!.header.hash))
+  await db.close()
+  const damaged = await open(t, 'development', path)
+  const other = mineLine(development, genesisBlock(development, 1).header, 256)
+  await t.rejects(damaged.insertMany([...other, mineChild(development, a!.header)]), { code: 'CORRUPT_STORE' })
+  t.ok(await damaged.getHeader(other[255]!.header.hash), 'the first batch was written')
+  t.equal(damaged.cut().get(1)?.height, 256)
+})

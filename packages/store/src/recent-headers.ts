@@ -1,0 +1,45 @@
+import type { Header } from '@weft/block'
+
+/** A stored header with what announcing it needs: its spec-profile JSON and transaction count. */
+export interface RecentHeader {
+  header: Header
+  headerJson: Buffer
+  txCount: number
+}
+
+/** The key a hash has in the in-memory maps: its bytes as a latin1 string. */
+export function mapKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1')
+}
+
+/**
+ * The most recently stored headers, at most `capacity` of them, oldest evicted first. The next
+ * block of a chain almost always names one of them as parent, so that inserts need no disk read
+ * for the parent; every entry is durable (added only once its batch is written).
+ */
+export class RecentHeaders {
+  readonly #capacity: number
+  readonly #entries = new Map<string, RecentHeader>()
+
+  constructor(capacity: number) {
+    this.#capacity = Math.max(1, capacity)
+  }
+
+  /** The entry of `key` (a `mapKey`), if it is still held. */
+  get(key: string): RecentHeader | undefined {
+    return this.#entries.get(key)
+  }
+
+  /** Whether `key` (a `mapKey`) is held: then its block is stored. */
+  has(key: string): boolean {
+    return this.#entries.has(key)
+  }
+
+  /** Remembers a stored header, evicting the oldest entry beyond the capacity. */
+  add(entry: RecentHeader): void {
+    const key = mapKey(entry.header.hash)
+    if (this.#entries.has(key)) return
+    this.#entries.set(key, entry)
+    if (this.#entries.size > this.#capacity) this.#entries.delete(this.#entries.keys().next().value!)
+  }
+}
