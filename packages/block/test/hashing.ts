@@ -65,6 +65,10 @@ t.test('payload hashes follow the tagged Merkle rules', async t => {
   t.equal(txCount(made), 3)
   t.notOk(payloadHashesMatch({ ...made, outputsHash: made.transactionsHash }), 'a wrong hash field')
   t.notOk(payloadHashesMatch({ ...made, payloadHash: 'not a hash' }), 'a malformed hash field')
+  t.ok(payloadHashesMatch({ ...made, payloadHash: `${made.payloadHash}=` }), 'one trailing = is tolerated, as decodeHash does')
+  t.notOk(payloadHashesMatch({ ...made, payloadHash: `${made.payloadHash}==` }), 'two are not')
+  t.notOk(payloadHashesMatch({ ...made, payloadHash: `${made.payloadHash.slice(0, 42)}B` }), 'a non-canonical last character is not')
+  t.notOk(payloadHashesMatch({ ...made, payloadHash: 5 as unknown as string }), 'a number is not')
   t.notOk(payloadHashesMatch({ ...made, transactions: made.transactions.slice(1) }), 'a missing transaction')
 })
 

@@ -27,8 +27,10 @@ export interface FillSummary {
 
 /** The seed fill uses when none is given: fill is deterministic by default. */
 export const DEFAULT_SEED = 'weft'
-// Blocks per insertMany: large enough to amortise a write batch, small enough to bound memory.
-const BATCH = 256
+// Blocks per insertMany: the store validates each of its batches of 256 while the one before is
+// being written, so a call of several batches overlaps hashing with writing; 1,024 blocks (a few
+// megabytes) still bound memory.
+const BATCH = 1024
 
 /**
  * Mines `blocks` braided blocks as fast as possible on top of the store's cut and stores them.
