@@ -103,7 +103,7 @@ export interface ChainStore extends HeaderSource {
 }
 
 type Db = ClassicLevel<Buffer, Buffer>
-type PutOperation = { type: 'put'; key: Buffer; value: Buffer }
+type PutOperation = { type: 'put'; key: Buffer; value: Buffer } | { type: 'put'; key: Buffer; value: string; valueEncoding: 'utf8' }
 // What became of one block of a batch: true when written, false when it was stored already.
 type Outcome = boolean | Error
 // An insert() call waiting in a group of concurrent ones that are written together.
@@ -448,10 +448,9 @@ class LevelChainStore implements ChainStore {
     const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
     // Blocks among the recent or in-flight headers are stored; only the others are looked up,
     // with the payloads, in one read.
-    const stored = blocks.map((block) => {
-      const key = mapKey(block.header.hash)
-      return recent.has(key) || inFlight.has(key)
-    })
+    // Each hash's map key, computed once: hashes, parents and payload hashes are looked up often.
+    const keys = blocks.map((block) => mapKey(block.header.hash))
+    const stored = keys.map((key) => recent.has(key) || inFlight.has(key))
     const lookedUp = blocks.flatMap((block, index) => (stored[index] ? [] : [block.header.hash]))
     const payloadHashes = [...new Map(blocks.map((block) => [mapKey(block.header.payloadHash), block.header.payloadHash])).values()]
     const values = await this.#read([...lookedUp.map(hashKey), ...payloadHashes.map(payloadKey)])
@@ -460,7 +459,7 @@ class LevelChainStore implements ChainStore {
     const storedPayloads = new Set(payloadHashes.filter((_, index) => values[lookedUp.length + index] !== undefined).map(mapKey))
     for (const key of previous?.payloads ?? []) storedPayloads.add(key)
     // Parents among this call's new blocks are staged below; every other parent is read up front.
-    const newHashes = new Set(blocks.filter((_, index) => !stored[index]).map((block) => mapKey(block.header.hash)))
+    const newHashes = new Set(keys.filter((_, index) => !stored[index]))
     const storedParents = await this.#readParents(blocks, newHashes, inFlight)
 
     const staged = new Map<string, JoinedBlock>()
@@ -473,7 +472,7 @@ class LevelChainStore implements ChainStore {
     const changedChains = new Set<number>()
     for (const [index, block] of blocks.entries()) {
       const { header } = block
-      const key = mapKey(header.hash)
+      const key = keys[index]!
       if (stored[index] || staged.has(key)) {
         outcomes.push(false)
         continue
@@ -504,12 +503,15 @@ class LevelChainStore implements ChainStore {
       if (!storedPayloads.has(payloadMapKey)) {
         storedPayloads.add(payloadMapKey)
         payloads.add(payloadMapKey)
-        operations.push({ type: 'put', key: payloadKey(header.payloadHash), value: Buffer.from(payloadToJsonText(block.payload)) })
+        // Handed over as text: classic-level encodes it while copying it into the batch, which
+        // saves a Buffer of several kilobytes per block.
+        operations.push({ type: 'put', key: payloadKey(header.payloadHash), value: payloadToJsonText(block.payload), valueEncoding: 'utf8' })
       }
       events.push({ type: 'inserted', header, headerJson, txCount: count })
       const oldHead = heads.get(header.chainId)
       if (oldHead === undefined || isBetterHead(header, oldHead)) {
-        const joined = await this.#joinedBlocks(entry, oldHead, known)
+        // The usual case, a block on top of the head, needs no walk (and no await).
+        const joined = oldHead === undefined || header.parent.equals(oldHead.hash) ? [entry] : await this.#joinedBlocks(entry, oldHead, known)
         heads.set(header.chainId, header)
         changedChains.add(header.chainId)
         events.push({ type: 'best', chain: header.chainId, head: header, joined })
@@ -522,7 +524,7 @@ class LevelChainStore implements ChainStore {
   // Writes a prepared batch atomically, then makes it the cut, remembers its headers and announces it.
   async #commitBatch(prepared: PreparedBatch): Promise<void> {
     if (prepared.operations.length === 0) return
-    await this.#db.batch(prepared.operations)
+    await this.#db.batch<Buffer, Buffer | string>(prepared.operations, {})
     this.#heads = prepared.heads
     // Only now are the staged blocks durable, so only now may they answer for parents.
     for (const entry of prepared.staged.values()) this.#recent.add(entry)
@@ -557,8 +559,7 @@ class LevelChainStore implements ChainStore {
   // The blocks that join the winning branch when `newHead` replaces `oldHead`: from the new head
   // back to the fork point with the old head, returned ancestors first. Ancestors come from
   // `known` (staged, in flight or recent) or, further back, from the store.
-  async #joinedBlocks(newHead: JoinedBlock, oldHead: Header | undefined, known: (key: string) => JoinedBlock | undefined): Promise<JoinedBlock[]> {
-    if (oldHead === undefined || newHead.header.parent.equals(oldHead.hash)) return [newHead]
+  async #joinedBlocks(newHead: JoinedBlock, oldHead: Header, known: (key: string) => JoinedBlock | undefined): Promise<JoinedBlock[]> {
     const load = async (hash: Buffer): Promise<JoinedBlock> => {
       const entry = known(mapKey(hash)) ?? (await readStoredHeader(this.#db, hash))
       if (entry === undefined) throw new CorruptStoreError(`ancestor ${hash.toString('base64url')} of a stored block is missing`)
