@@ -9,7 +9,7 @@ import { figure, quantile, round, type Figure } from './figure.js'
 import { blockPagesFigure, combineLoads, loadPages, pagePaths, type BlockPagesOptions, type LoadResult } from './figures/block-pages.js'
 import { branchLatencies, branchWalk, median } from './figures/branch.js'
 import { headerUpdatesRun, p99, rssPerSubscriber, type HeaderUpdatesOptions } from './figures/header-updates.js'
-import { insertRates, sampleBlocks } from './figures/inserts.js'
+import { insertRates, manyCall, sampleBlocks } from './figures/inserts.js'
 import { addThroughput, perSecond, syncOverHttp, type Throughput } from './figures/sync.js'
 import { describeMachine } from './machine.js'
 import { resultsPath } from './paths.js'
@@ -237,14 +237,20 @@ async function main(): Promise<void> {
     }),
     figure({
       name: 'validated-inserts',
-      value: inserts.insert,
-      floor: inserts.hashing,
+      value: inserts.insertMany,
+      floor: inserts.insertManyHashing,
       target: 0.5,
       bounds: 'ratio',
       direction: '>=',
       unit: 'blocks/s',
-      floorIs: 'computeBlockHash + computePayloadHashes + powHash of the same blocks',
-      details: { blocks: blocks.length, insertManyBlocksPerSecond: round(inserts.insertMany), insertManyRatio: round(inserts.insertMany / inserts.hashing, 3) },
+      floorIs: `computeBlockHash + computePayloadHashes + powHash of the same blocks, alternating with insertMany calls of ${manyCall} blocks`,
+      details: {
+        blocks: blocks.length,
+        insertManyCallBlocks: manyCall,
+        insertBlocksPerSecond: round(inserts.insert),
+        insertHashingBlocksPerSecond: round(inserts.hashing),
+        insertRatio: round(inserts.insert / inserts.hashing, 3),
+      },
     }),
   ]
   const seconds = (performance.now() - started) / 1000 - fillWallSeconds
