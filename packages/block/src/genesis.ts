@@ -3,8 +3,8 @@ import type { ChainwebFullBlock, PayloadWithOutputs } from '@weft/types'
 import type { Block, Header } from './header.js'
 import { blockFromJson } from './block-json.js'
 import { UnknownChainError } from './errors.js'
-import { encodeHash } from './hash-text.js'
 import { computeBlockHash, computePayloadHashes, genesisParentHash } from './hashing.js'
+import { withPayloadHashes } from './mine.js'
 import { adjacentChainsAt, genesisHeight, type Network } from './networks.js'
 
 /**
@@ -20,19 +20,11 @@ const NO_MINER = '{"account":"NoMiner","predicate":"<","public-keys":[]}'
 const NO_COINBASE = '{"gas":0,"result":{"status":"success","data":"NO_COINBASE"},"reqKey":"DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g","logs":null,"metaData":null,"continuation":null,"txId":null}'
 
 function builtGenesisPayload(): PayloadWithOutputs {
-  const payload = {
-    transactions: [] as Array<[string, string]>,
+  return withPayloadHashes({
+    transactions: [],
     minerData: Buffer.from(NO_MINER).toString('base64url'),
-    transactionsHash: '',
-    outputsHash: '',
-    payloadHash: '',
     coinbase: Buffer.from(NO_COINBASE).toString('base64url'),
-  }
-  const hashes = computePayloadHashes(payload)
-  payload.transactionsHash = encodeHash(hashes.transactionsHash)
-  payload.outputsHash = encodeHash(hashes.outputsHash)
-  payload.payloadHash = encodeHash(hashes.payloadHash)
-  return payload
+  })
 }
 
 function buildGenesis(network: Network, chain: number): Block {

@@ -45,7 +45,7 @@ export function genesisParentHash(versionCode: number, chainId: number): Buffer 
 }
 
 /** The three payload hashes computed from a payload's contents (its own hash fields are ignored). */
-export function computePayloadHashes(p: PayloadWithOutputs): { transactionsHash: Buffer; outputsHash: Buffer; payloadHash: Buffer } {
+export function computePayloadHashes(p: Pick<PayloadWithOutputs, 'transactions' | 'minerData' | 'coinbase'>): { transactionsHash: Buffer; outputsHash: Buffer; payloadHash: Buffer } {
   const transactionLeaves = [leafHash(tagged(0x0017, Buffer.from(p.minerData, 'base64url')))]
   const outputLeaves = [leafHash(tagged(0x0018, Buffer.from(p.coinbase, 'base64url')))]
   for (const [transaction, output] of p.transactions) {

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto'
+import type { PayloadWithOutputs } from '@weft/types'
+import type { Header } from './header.js'
+import { encodeHeader } from './header-binary.js'
+import { encodeHash } from './hash-text.js'
+import { computeBlockHash, computePayloadHashes } from './hashing.js'
+import { encodeU256 } from './u256.js'
+
+// The binary header ends with epochStart, nonce, hash: the nonce is 40 bytes from the end.
+const NONCE_FROM_END = 40
+const HASH_BYTES = 32
+
+/** A payload's contents: its hash fields, if present, are ignored. */
+export type PayloadContents = Omit<PayloadWithOutputs, 'transactionsHash' | 'outputsHash' | 'payloadHash'>
+
+/** A new payload with `payload`'s contents and its three hash fields computed from them (keys in the contract's order). */
+export function withPayloadHashes(payload: PayloadContents): PayloadWithOutputs {
+  const hashes = computePayloadHashes(payload)
+  return {
+    transactions: payload.transactions,
+    minerData: payload.minerData,
+    transactionsHash: encodeHash(hashes.transactionsHash),
+    outputsHash: encodeHash(hashes.outputsHash),
+    payloadHash: encodeHash(hashes.payloadHash),
+    coinbase: payload.coinbase,
+  }
+}
+
+/** A copy of `header` with the first nonce, counting up from its own, whose proof-of-work hash is at most its target, and its block hash. */
+export function mineHeader(header: Header): Header {
+  const mined = { ...header, nonce: findNonce(encodeHeader(header), header.target) }
+  mined.hash = computeBlockHash(mined)
+  return mined
+}
+
+/**
+ * Counts the nonce of the binary header `binary` up, wrapping at 2^64, until Blake2s-256 of the header
+ * without its hash, read as a little-endian number, is at most `target`, and returns that nonce; `binary`
+ * is left holding it. Patching 8 bytes in place avoids encoding the header again for every attempt.
+ * Never returns when no nonce meets the target.
+ */
+export function findNonce(binary: Buffer, target: bigint): bigint {
+  const nonceAt = binary.length - NONCE_FROM_END
+  const work = binary.subarray(0, binary.length - HASH_BYTES)
+  const targetBytes = encodeU256(target)
+  for (;;) {
+    const pow = createHash('blake2s256').update(work).digest()
+    if (atMost(pow, targetBytes)) return binary.readBigUInt64LE(nonceAt)
+    // Increment the little-endian u64, wrapping around at 2^64.
+    for (let i = nonceAt; i < nonceAt + 8; i++) {
+      const byte = (binary[i]! + 1) & 0xff
+      binary[i] = byte
+      if (byte !== 0) break
+    }
+  }
+}
+
+/** Whether little-endian `a` <= little-endian `b` (both 32 bytes). */
+function atMost(a: Buffer, b: Buffer): boolean {
+  let i = a.length - 1
+  while (i > 0 && a[i] === b[i]) i--
+  return a[i]! <= b[i]!
+}

@@ -1,0 +1,94 @@
+import t from 'tap'
+import fc from 'fast-check'
+import {
+  MAX_U256,
+  computeBlockHash,
+  computePayloadHashes,
+  encodeHash,
+  encodeHeader,
+  findNonce,
+  genesisBlock,
+  getNetwork,
+  mineHeader,
+  payloadHashesMatch,
+  powHash,
+  withPayloadHashes,
+  type Header,
+} from '../src/index.js'
+import { U64_MAX, headerArb, holds, makePayload, payloadVectors } from './fixtures/helpers.js'
+
+const development = getNetwork('development')
+
+/** The first nonce from `header.nonce` on that meets the target, by encoding the whole header each time. */
+function naiveNonce(header: Header): bigint {
+  let nonce = header.nonce
+  while (powHash({ ...header, nonce }) > header.target) nonce = (nonce + 1n) & U64_MAX
+  return nonce
+}
+
+t.test('withPayloadHashes fills in the hashes of the contents, in the contract key order', async t => {
+  for (const vector of payloadVectors) {
+    const { transactions, minerData, coinbase } = vector
+    const filled = withPayloadHashes({ coinbase, minerData, transactions })
+    t.same(filled, { ...vector, transactionsHash: filled.transactionsHash }, 'the same fields as the real payload')
+    t.ok(payloadHashesMatch(filled))
+    t.same(Object.keys(filled), ['transactions', 'minerData', 'transactionsHash', 'outputsHash', 'payloadHash', 'coinbase'])
+    const hashes = computePayloadHashes(vector)
+    t.equal(filled.payloadHash, encodeHash(hashes.payloadHash), 'the real payload hash')
+  }
+})
+
+t.test('withPayloadHashes ignores wrong hash fields already present and leaves its argument alone', async t => {
+  const made = makePayload(2, 7)
+  const wrong = { ...made, payloadHash: encodeHash(Buffer.alloc(32)) }
+  const filled = withPayloadHashes(wrong)
+  t.equal(filled.payloadHash, made.payloadHash)
+  t.equal(wrong.payloadHash, encodeHash(Buffer.alloc(32)), 'the argument keeps its own fields')
+  t.not(filled, wrong)
+})
+
+t.test('mineHeader finds the first nonce from the header own that meets the target, as a naive search does', async t => {
+  holds(
+    t,
+    fc.property(headerArb, fc.integer({ min: 0, max: 6 }), (header, shift) => {
+      // Targets from MAX_U256 (any nonce) down to 1 in 64 nonces: a few dozen attempts at most.
+      const target = MAX_U256 >> BigInt(shift)
+      const start = { ...header, target }
+      const mined = mineHeader(start)
+      return (
+        mined.nonce === naiveNonce(start) &&
+        powHash(mined) <= target &&
+        mined.hash.equals(computeBlockHash(mined)) &&
+        mined !== start &&
+        start.nonce === header.nonce
+      )
+    }),
+    { numRuns: 60 },
+  )
+})
+
+t.test('mineHeader keeps every field but nonce and hash', async t => {
+  const genesis = genesisBlock(development, 0).header
+  const start = { ...genesis, nonce: 12345n, hash: Buffer.alloc(32) }
+  const mined = mineHeader(start)
+  t.same({ ...mined, nonce: 0n, hash: Buffer.alloc(32) }, { ...start, nonce: 0n, hash: Buffer.alloc(32) })
+  t.ok(mined.nonce >= 12345n, 'counts up from the given nonce')
+  t.ok(powHash(mined) <= genesis.target)
+})
+
+t.test('findNonce wraps from 2^64 - 1 to 0 and accepts a proof-of-work hash equal to the target', async t => {
+  const genesis = genesisBlock(development, 0).header
+  // Find a header whose last nonce fails a target equal to the powHash at nonce 0: the search
+  // starting at 2^64 - 1 must then carry through all eight nonce bytes and stop exactly at 0.
+  // (The target is passed apart from the header's own target field, which the hashed bytes contain.)
+  let found: { header: Header; target: bigint } | undefined
+  for (let time = genesis.creationTime; found === undefined; time++) {
+    const header = { ...genesis, creationTime: time, nonce: U64_MAX }
+    const target = powHash({ ...header, nonce: 0n })
+    if (powHash(header) > target) found = { header, target }
+  }
+  const binary = encodeHeader(found.header)
+  t.equal(findNonce(binary, found.target), 0n)
+  t.same(binary, encodeHeader({ ...found.header, nonce: 0n }), 'the binary header is left holding the nonce found')
+  t.equal(findNonce(binary, found.target - 1n) > 0n, true, 'a target one less than that hash rejects nonce 0')
+})
