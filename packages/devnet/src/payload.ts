@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { computePayloadHashes, encodeHash } from '@weft/block'
+import { encodeHash, withPayloadHashes } from '@weft/block'
 import type { PayloadWithOutputs } from '@weft/types'
 import type { Random } from './random.js'
 
@@ -52,20 +52,7 @@ export function syntheticPayload(random: Random, pool: AccountPool, context: Pay
     continuation: null,
     txId: baseTxId,
   })
-  // Keys in the contract's order; the hash fields are filled in once the hashes are known.
-  const payload: PayloadWithOutputs = {
-    transactions,
-    minerData: b64(minerData),
-    transactionsHash: '',
-    outputsHash: '',
-    payloadHash: '',
-    coinbase: b64(coinbase),
-  }
-  const hashes = computePayloadHashes(payload)
-  payload.transactionsHash = encodeHash(hashes.transactionsHash)
-  payload.outputsHash = encodeHash(hashes.outputsHash)
-  payload.payloadHash = encodeHash(hashes.payloadHash)
-  return payload
+  return withPayloadHashes({ transactions, minerData: b64(minerData), coinbase: b64(coinbase) })
 }
 
 function syntheticTransaction(random: Random, pool: AccountPool, context: PayloadContext, txId: number): [string, string] {
