@@ -1,35 +1,27 @@
 // Mines valid blocks for the benchmarks (plain JavaScript: benchmarks run built code with node).
 // The same rules as test/fixtures/chain-miner.ts; @weft/devnet is not used because it depends on us.
-import { MAX_U256, adjacentChainsAt, computeBlockHash, computePayloadHashes, difficulty, encodeHash, powHash } from '@weft/block'
+import { MAX_U256, adjacentChainsAt, decodeHash, difficulty, mineHeader, withPayloadHashes } from '@weft/block'
 
 /** A payload with `transactions` made-up transactions; a distinct `tag` gives a distinct payload hash. */
 export function makePayload(tag, transactions = 0) {
   const text = (value) => Buffer.from(JSON.stringify(value)).toString('base64url')
-  const payload = {
+  return withPayloadHashes({
     transactions: Array.from({ length: transactions }, (_, i) => [text({ tx: i, tag }), text({ result: i, tag })]),
     minerData: text({ account: `miner-${tag}` }),
-    transactionsHash: '',
-    outputsHash: '',
-    payloadHash: '',
     coinbase: text({ coinbase: tag }),
-  }
-  const hashes = computePayloadHashes(payload)
-  payload.transactionsHash = encodeHash(hashes.transactionsHash)
-  payload.outputsHash = encodeHash(hashes.outputsHash)
-  payload.payloadHash = encodeHash(hashes.payloadHash)
-  return payload
+  })
 }
 
 /** A valid child of `parent` with difficulty 1 (every nonce passes); adjacents name the parent's hash. */
 export function mineChild(network, parent, payload) {
   const height = parent.height + 1
-  const header = {
+  const header = mineHeader({
     nonce: 0n,
     creationTime: parent.creationTime + network.blockDelay * 1_000_000,
     parent: parent.hash,
     adjacents: (adjacentChainsAt(network, parent.chainId, height) ?? []).map((chain) => [chain, parent.hash]),
     target: MAX_U256,
-    payloadHash: Buffer.from(payload.payloadHash, 'base64url'),
+    payloadHash: decodeHash(payload.payloadHash),
     chainId: parent.chainId,
     weight: parent.weight + difficulty(MAX_U256),
     height,
@@ -37,9 +29,7 @@ export function mineChild(network, parent, payload) {
     epochStart: parent.epochStart,
     featureFlags: 0n,
     hash: Buffer.alloc(32),
-  }
-  while (powHash(header) > header.target) header.nonce += 1n
-  header.hash = computeBlockHash(header)
+  })
   return { header, payload }
 }
 
