@@ -46,5 +46,5 @@ export {
   type Network,
 } from './networks.js'
 export { EASY_TARGET, allChains, genesisBlock, genesisBlocks } from './genesis.js'
-export { findNonce, mineHeader, withPayloadHashes, type PayloadContents } from './mine.js'
+export { findNonce, mineChildHeader, mineHeader, withPayloadHashes, type ChildHeaderFields, type PayloadContents } from './mine.js'
 export { validateBlock } from './validate.js'

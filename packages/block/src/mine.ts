@@ -3,7 +3,7 @@ import type { PayloadWithOutputs } from '@weft/types'
 import type { Header } from './header.js'
 import { encodeHeader } from './header-binary.js'
 import { encodeHash } from './hash-text.js'
-import { computeBlockHash, computePayloadHashes } from './hashing.js'
+import { computeBlockHash, computePayloadHashes, difficulty } from './hashing.js'
 import { encodeU256 } from './u256.js'
 
 // The binary header ends with epochStart, nonce, hash: the nonce is 40 bytes from the end.
@@ -31,6 +31,39 @@ export function mineHeader(header: Header): Header {
   const mined = { ...header, nonce: findNonce(encodeHeader(header), header.target) }
   mined.hash = computeBlockHash(mined)
   return mined
+}
+
+/** What a child header takes beyond its parent. */
+export interface ChildHeaderFields {
+  /** Microseconds. */
+  readonly creationTime: number
+  /** The neighbours' hashes, by ascending chain id. */
+  readonly adjacents: ReadonlyArray<readonly [chainId: number, hash: Buffer]>
+  readonly payloadHash: Buffer
+  /** Default: the parent's target. */
+  readonly target?: bigint
+  /** The first nonce tried (u64); default 0. */
+  readonly nonce?: bigint
+}
+
+/** The child of `parent` mined with `mineHeader`: its weight plus the target's difficulty, its version and epoch start, feature flags 0. */
+export function mineChildHeader(parent: Header, fields: ChildHeaderFields): Header {
+  const target = fields.target ?? parent.target
+  return mineHeader({
+    nonce: fields.nonce ?? 0n,
+    creationTime: fields.creationTime,
+    parent: parent.hash,
+    adjacents: fields.adjacents,
+    target,
+    payloadHash: fields.payloadHash,
+    chainId: parent.chainId,
+    weight: parent.weight + difficulty(target),
+    height: parent.height + 1,
+    version: parent.version,
+    epochStart: parent.epochStart,
+    featureFlags: 0n,
+    hash: Buffer.alloc(HASH_BYTES),
+  })
 }
 
 /**

@@ -9,7 +9,9 @@ import {
   findNonce,
   genesisBlock,
   getNetwork,
+  mineChildHeader,
   mineHeader,
+  difficulty,
   payloadHashesMatch,
   powHash,
   withPayloadHashes,
@@ -91,4 +93,20 @@ t.test('findNonce wraps from 2^64 - 1 to 0 and accepts a proof-of-work hash equa
   t.equal(findNonce(binary, found.target), 0n)
   t.same(binary, encodeHeader({ ...found.header, nonce: 0n }), 'the binary header is left holding the nonce found')
   t.equal(findNonce(binary, found.target - 1n) > 0n, true, 'a target one less than that hash rejects nonce 0')
+})
+
+t.test('mineChildHeader takes the parent target by default, or the one given with its difficulty as added weight', async t => {
+  const parent = genesisBlock(development, 0).header
+  const fields = { creationTime: parent.creationTime + 30_000_000, adjacents: parent.adjacents, payloadHash: parent.payloadHash }
+  const child = mineChildHeader(parent, fields)
+  t.equal(child.target, parent.target)
+  t.equal(child.weight, parent.weight + difficulty(parent.target))
+  t.equal(child.height, parent.height + 1)
+  t.same(child.parent, parent.hash)
+  t.equal(child.nonce, naiveNonce({ ...child, nonce: 0n }), 'the first nonce from 0 that meets the target')
+  t.same(child.hash, computeBlockHash(child))
+  const easy = mineChildHeader(parent, { ...fields, target: MAX_U256, nonce: 77n })
+  t.equal(easy.nonce, 77n, 'any nonce meets the largest target, so the first one tried is kept')
+  t.equal(easy.weight, parent.weight + 1n)
+  t.same({ ...easy, nonce: 0n, hash: child.hash, target: 0n, weight: 0n }, { ...child, nonce: 0n, target: 0n, weight: 0n })
 })
