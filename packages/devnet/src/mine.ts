@@ -1,4 +1,4 @@
-import { decodeHash, difficulty, mineHeader, type Block, type Header } from '@weft/block'
+import { decodeHash, mineChildHeader, type Block, type Header } from '@weft/block'
 import type { PayloadWithOutputs } from '@weft/types'
 
 /** What a new block is made of; everything else follows from its parent. */
@@ -13,7 +13,6 @@ export interface MineBlockInput {
   readonly nonce?: bigint
 }
 
-const HASH_BYTES = 32
 const U64 = 1n << 64n
 
 /**
@@ -21,21 +20,11 @@ const U64 = 1n << 64n
  * flags 0, and the first nonce from `nonce` on whose proof-of-work hash is at most the target.
  */
 export function mineBlock(input: MineBlockInput): Block {
-  const { parent } = input
-  const header = mineHeader({
+  const header = mineChildHeader(input.parent, {
     nonce: (input.nonce ?? 0n) % U64,
     creationTime: input.creationTime,
-    parent: parent.hash,
     adjacents: input.adjacents,
-    target: parent.target,
     payloadHash: decodeHash(input.payload.payloadHash),
-    chainId: parent.chainId,
-    weight: parent.weight + difficulty(parent.target),
-    height: parent.height + 1,
-    version: parent.version,
-    epochStart: parent.epochStart,
-    featureFlags: 0n,
-    hash: Buffer.alloc(HASH_BYTES),
   })
   return { header, payload: input.payload }
 }
