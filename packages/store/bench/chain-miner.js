@@ -1,6 +1,6 @@
 // Mines valid blocks for the benchmarks (plain JavaScript: benchmarks run built code with node).
 // The same rules as test/fixtures/chain-miner.ts; @weft/devnet is not used because it depends on us.
-import { MAX_U256, adjacentChainsAt, decodeHash, difficulty, mineHeader, withPayloadHashes } from '@weft/block'
+import { MAX_U256, adjacentChainsAt, decodeHash, mineChildHeader, withPayloadHashes } from '@weft/block'
 
 /** A payload with `transactions` made-up transactions; a distinct `tag` gives a distinct payload hash. */
 export function makePayload(tag, transactions = 0) {
@@ -15,20 +15,11 @@ export function makePayload(tag, transactions = 0) {
 /** A valid child of `parent` with difficulty 1 (every nonce passes); adjacents name the parent's hash. */
 export function mineChild(network, parent, payload) {
   const height = parent.height + 1
-  const header = mineHeader({
-    nonce: 0n,
+  const header = mineChildHeader(parent, {
     creationTime: parent.creationTime + network.blockDelay * 1_000_000,
-    parent: parent.hash,
     adjacents: (adjacentChainsAt(network, parent.chainId, height) ?? []).map((chain) => [chain, parent.hash]),
     target: MAX_U256,
     payloadHash: decodeHash(payload.payloadHash),
-    chainId: parent.chainId,
-    weight: parent.weight + difficulty(MAX_U256),
-    height,
-    version: parent.version,
-    epochStart: parent.epochStart,
-    featureFlags: 0n,
-    hash: Buffer.alloc(32),
   })
   return { header, payload }
 }
