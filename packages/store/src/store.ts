@@ -306,7 +306,8 @@ class LevelChainStore implements ChainStore {
   async getRefs(hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>> {
     this.#assertOpen()
     if (hashes.length === 0) return []
-    const values = await this.#db.getMany(hashes.map(hashKey))
+    // A branch walk asks for one line's parent per height: point reads keep each step cheap.
+    const values = await this.#read(hashes.map(hashKey))
     return values.map((value, index) => {
       if (value === undefined) return undefined
       const record = decodeHashRecord(value)
