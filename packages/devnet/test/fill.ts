@@ -1,18 +1,9 @@
 import { getNetwork } from '@weft/block'
 import { openStore, type ChainStore } from '@weft/store'
-import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { fill } from '../src/fill.js'
 import { checkBraid } from './fixtures/braid-check.js'
-
-let folders = 0
-const testdirs = new WeakMap<Test, string>()
-// A fresh folder inside the test's own (made once: testdir() empties it), for several stores per test.
-const freshFolder = (t: Test): string => {
-  const dir = testdirs.get(t) ?? t.testdir()
-  testdirs.set(t, dir)
-  return join(dir, `store-${++folders}`)
-}
+import { freshFolder } from './fixtures/fresh-folder.js'
 
 const open = async (t: Test, network: 'development' | 'test-singleton' | 'mainnet01' = 'development', path = freshFolder(t)): Promise<ChainStore> => {
   const store = await openStore({ path, network })

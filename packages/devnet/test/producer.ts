@@ -1,16 +1,9 @@
-import { join } from 'node:path'
 import { openStore, type ChainStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { createProducer } from '../src/producer.js'
 import { checkBraid } from './fixtures/braid-check.js'
+import { freshFolder } from './fixtures/fresh-folder.js'
 
-let folders = 0
-const testdirs = new WeakMap<Test, string>()
-const freshFolder = (t: Test): string => {
-  const dir = testdirs.get(t) ?? t.testdir()
-  testdirs.set(t, dir)
-  return join(dir, `store-${++folders}`)
-}
 const open = async (t: Test, network: 'development' | 'mainnet01' = 'development', path = freshFolder(t)): Promise<ChainStore> => {
   const store = await openStore({ path, network })
   t.teardown(() => store.close())
