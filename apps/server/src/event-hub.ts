@@ -3,6 +3,14 @@ import type { ServerResponse } from 'node:http'
 /** The keep-alive comment of an idle event stream. */
 export const keepAliveFrame: Buffer = Buffer.from(':\n\n')
 
+/** `frame` as one chunk of HTTP/1.1 chunked transfer coding: `<length in hex>\r\n<frame>\r\n`. */
+export function chunkOf(frame: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${frame.length.toString(16)}\r\n`), frame, crlf])
+}
+
+const crlf = Buffer.from('\r\n')
+const keepAliveChunk = chunkOf(keepAliveFrame)
+
 /** Builds the one frame of an event: `event:<name>\ndata:<json>\n\n`, from JSON pieces already serialised. */
 export function eventFrame(name: string, dataParts: ReadonlyArray<Buffer | string>): Buffer {
   const parts: Buffer[] = [Buffer.from(`event:${name}\ndata:`)]
@@ -27,6 +35,12 @@ interface Client {
 /**
  * Fans frames out to event-stream clients. Every client is written the same Buffer (no per-client
  * copy); a client whose pending bytes pass the bound is destroyed, and it reconnects by contract.
+ *
+ * A frame is framed as a chunk once per event and written straight to each client's socket: with a
+ * thousand clients, `res.write` (which frames the chunk again for every client and hands the socket
+ * four buffers) cost a fifth more per client, and the fan-out is most of an event's latency. A
+ * response that is not in the plain state this needs (not chunked, as for an HTTP/1.0 client, or
+ * with output of its own still queued) is written through `res.write` instead.
  */
 export class EventHub {
   readonly #clients = new Set<Client>()
@@ -53,7 +67,7 @@ export class EventHub {
     const keepAliveMs = this.#options.keepAliveMs
     const client: Client = {
       res,
-      keepAlive: keepAliveMs > 0 ? setTimeout(() => this.#write(client, keepAliveFrame), keepAliveMs).unref() : undefined,
+      keepAlive: keepAliveMs > 0 ? setTimeout(() => this.#write(client, keepAliveFrame, keepAliveChunk), keepAliveMs).unref() : undefined,
     }
     this.#clients.add(client)
     res.once('close', () => this.#remove(client))
@@ -61,7 +75,9 @@ export class EventHub {
 
   /** Writes one frame to every client. */
   publish(frame: Buffer): void {
-    for (const client of this.#clients) this.#write(client, frame)
+    if (this.#clients.size === 0) return
+    const chunk = chunkOf(frame)
+    for (const client of this.#clients) this.#write(client, frame, chunk)
   }
 
   /** Ends every stream and refuses new ones (shutdown); each connection is closed once its stream's end is written. */
@@ -75,13 +91,16 @@ export class EventHub {
     }
   }
 
-  #write(client: Client, frame: Buffer): void {
+  #write(client: Client, frame: Buffer, chunk: Buffer): void {
     const { res } = client
-    if (res.destroyed || res.writableEnded) {
+    const { socket } = res
+    if (res.destroyed || res.writableEnded || socket?.destroyed === true) {
       this.#remove(client)
       return
     }
-    const accepted = res.write(frame)
+    // Nothing of the response's own is queued ahead (its writable length is the socket's alone).
+    const direct = socket !== null && res.chunkedEncoding && res.writableLength === socket.writableLength
+    const accepted = direct ? socket.write(chunk) : res.write(frame)
     if (!accepted && res.writableLength > this.#options.maxBacklogBytes) {
       this.#remove(client)
       res.destroy()

@@ -1,7 +1,7 @@
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import t, { type Test } from 'tap'
-import { EventHub, eventFrame, keepAliveFrame } from '../src/event-hub.js'
+import { EventHub, chunkOf, eventFrame, keepAliveFrame } from '../src/event-hub.js'
 
 interface Subscriber {
   received(): Buffer
@@ -23,12 +23,18 @@ function subscribe(url: string): Promise<Subscriber> {
 async function hubServer(t: Test, hub: EventHub): Promise<{ url: string; writes: Array<{ res: ServerResponse; chunk: unknown }> }> {
   const writes: Array<{ res: ServerResponse; chunk: unknown }> = []
   const server = createServer((req, res) => {
-    // Records what each response is handed, to see that every client gets the same Buffer object.
+    // Records what each response and its socket are handed, to see that every client gets the same Buffer object.
     const write = res.write.bind(res) as (chunk: unknown) => boolean
     res.write = ((chunk: unknown) => {
       writes.push({ res, chunk })
       return write(chunk)
     }) as typeof res.write
+    const socket = res.socket!
+    const socketWrite = socket.write.bind(socket) as (chunk: unknown) => boolean
+    socket.write = ((chunk: unknown) => {
+      writes.push({ res, chunk })
+      return socketWrite(chunk)
+    }) as typeof socket.write
     hub.attach(res)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -54,6 +60,12 @@ t.test('a frame is exactly event:<name>, data:<json> and an empty line', async (
   t.equal(keepAliveFrame.toString(), ':\n\n')
 })
 
+t.test('a chunk is the frame with its length in hex before it and CRLF after it', async (t) => {
+  t.equal(chunkOf(keepAliveFrame).toString(), '3\r\n:\n\n\r\n')
+  const frame = Buffer.alloc(300, 'x')
+  t.equal(chunkOf(frame).toString(), `12c\r\n${'x'.repeat(300)}\r\n`)
+})
+
 t.test('every client receives every frame, the same Buffer object, and leaves nothing behind', async (t) => {
   const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
   const { url, writes } = await hubServer(t, hub)
@@ -64,7 +76,14 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
   const expected = Buffer.concat(frames)
   await until(() => subscribers.every((s) => s.received().length >= expected.length))
   for (const s of subscribers) t.ok(s.received().equals(expected), 'byte for byte')
-  for (const frame of frames) t.equal(writes.filter((w) => w.chunk === frame).length, 3, 'one shared Buffer per event')
+  // The responses and sockets written during the publishing, in order: one write per client and event.
+  const published = writes.filter((w) => Buffer.isBuffer(w.chunk) && w.chunk.includes('event:BlockHeader'))
+  t.equal(published.length, frames.length * 3, 'one write per client and event')
+  for (const [index, frame] of frames.entries()) {
+    const three = published.slice(index * 3, index * 3 + 3)
+    t.ok(three.every((w) => w.chunk === three[0]!.chunk), 'one shared Buffer per event')
+    t.ok((three[0]!.chunk as Buffer).equals(chunkOf(frame)), 'written as one pre-framed chunk')
+  }
   subscribers[0]!.destroy()
   await until(() => hub.size === 2)
   hub.publish(frames[0]!)
@@ -72,6 +91,24 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
   subscribers[2]!.destroy()
   await until(() => hub.size === 0)
   t.equal(hub.size, 0, 'no client is kept after it went away')
+})
+
+t.test('an HTTP/1.0 client, whose stream is not chunked, gets the bare frames', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
+  const { url } = await hubServer(t, hub)
+  const socket = connect(Number(new URL(url).port), '127.0.0.1')
+  const chunks: Buffer[] = []
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+  socket.write('GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n')
+  t.teardown(() => socket.destroy())
+  await until(() => hub.size === 1)
+  const frames = [eventFrame('BlockHeader', ['{"n":1}']), eventFrame('BlockHeader', ['{"n":2}'])]
+  for (const frame of frames) hub.publish(frame)
+  const text = () => Buffer.concat(chunks).toString()
+  await until(() => text().endsWith('{"n":2}\n\n'))
+  const [head, body] = text().split('\r\n\r\n')
+  t.notMatch(head, /transfer-encoding/i, 'no chunked coding for HTTP/1.0')
+  t.equal(body, frames.map(String).join(''), 'the frames, byte for byte')
 })
 
 t.test('an idle stream gets keep-alive comments, a busy one does not', async (t) => {
