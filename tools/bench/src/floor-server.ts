@@ -9,8 +9,10 @@ const blockPath = /^\/chain\/0\.0\/([a-z0-9-]+)\/chain\/([0-9]+)\/block$/
 /**
  * The floor: the least work that answers the same requests with the same bytes. GET block pages
  * (limit and minheight only, spec profile) read the same classic-level store through the same
- * `range` + `readRangeBlocks`, and the header event stream fans the same frames out with plain
- * `res.write`: no router, no parameter checks, no common headers, no backlog bound.
+ * `range` + `readRangeBlocks`, and the header event stream fans the same frames out, each framed
+ * as a chunk once and written straight to every socket (the cheapest fan-out node:http allows; the
+ * bench's subscribers speak HTTP/1.1, so every stream is chunked): no router, no parameter checks,
+ * no common headers, no backlog bound, no keep-alive timers.
  */
 export function createFloorServer(store: ChainStore): { server: Server; subscribers: Set<ServerResponse>; stopFeed(): void } {
   const subscribers = new Set<ServerResponse>()
@@ -22,7 +24,8 @@ export function createFloorServer(store: ChainStore): { server: Server; subscrib
       event.headerJson,
       Buffer.from(`,"powHash":"${powHashHex(header)}","target":"${targetHex(header.target)}","txCount":${event.txCount}}\n\n`),
     ])
-    for (const res of subscribers) res.write(frame)
+    const chunk = Buffer.concat([Buffer.from(`${frame.length.toString(16)}\r\n`), frame, Buffer.from('\r\n')])
+    for (const res of subscribers) res.socket?.write(chunk)
   })
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://floor')

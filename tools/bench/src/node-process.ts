@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     }
   }
   const stamped = timestampedStore(store)
-  // Also when the store announces each block; this subscriber runs after the server's own.
+  // Also when the store announces each block: this listener runs after the node's own, which
+  // writes the frame to every socket synchronously, so it stamps the end of the fan-out.
   const announced = new Map<string, number>()
   store.subscribe((event) => {
     if (event.type === 'inserted') announced.set(encodeHash(event.header.hash), wallNow())

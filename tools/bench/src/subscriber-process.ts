@@ -1,18 +1,23 @@
 // Child process: N event-stream subscribers on loopback, recording for every announced block how
-// many subscribers received it and when the last one did (wall-clock ms at the chunk's arrival).
-// Raw sockets with a hand-written request: Node's HTTP client parser and stream machinery per
-// chunk would make the subscribers' own process most of the latency being measured.
+// many subscribers received it, and when the first and the last one did (wall-clock ms at the read).
+// Raw sockets with a hand-written request, read through `onread` into one shared buffer: Node's
+// HTTP client parser and its stream machinery per chunk would make the subscribers' own process
+// most of the latency being measured.
 import { connect, type Socket } from 'node:net'
 import { fail, send, serve } from './child.js'
 import { wallNow } from './timestamped-store.js'
 
 interface Receipt {
   count: number
+  first: number
   last: number
 }
 
 // In a frame, the header's last key is its hash: the 43 characters before this marker.
-const marker = '"},"powHash"'
+const marker = Buffer.from('"},"powHash"')
+const frameEnd = Buffer.from('\n\n')
+const headersEnd = Buffer.from('\r\n\r\n')
+const HASH_CHARS = 43
 
 function main(): void {
   const url = new URL(process.argv[2] ?? '')
@@ -20,49 +25,56 @@ function main(): void {
   const receipts = new Map<string, Receipt>()
   const sockets: Socket[] = []
   const request = `GET ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\naccept: text/event-stream\r\n\r\n`
+  // Every read of every socket lands here and is parsed before the next one: one buffer serves all.
+  const shared = Buffer.allocUnsafe(1 << 16)
   let connected = 0
   let closing = false
+
+  const receive = (hash: string, at: number): void => {
+    const receipt = receipts.get(hash)
+    if (receipt === undefined) receipts.set(hash, { count: 1, first: at, last: at })
+    else {
+      receipt.count += 1
+      receipt.last = at
+    }
+  }
+
   for (let index = 0; index < count; index += 1) {
-    const socket = connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(request))
-    socket.setEncoding('latin1')
-    let rest = ''
+    // Bytes of an unfinished frame (or of the response head) from the reads before.
+    let rest: Buffer | undefined
     let headersSeen = false
-    socket.on('data', (chunk: string) => {
+    const onRead = (length: number, buffer: Buffer): boolean => {
       const at = wallNow()
-      let text = rest + chunk
+      let text = rest === undefined ? buffer.subarray(0, length) : Buffer.concat([rest, buffer.subarray(0, length)])
+      rest = undefined
       if (!headersSeen) {
-        const end = text.indexOf('\r\n\r\n')
+        const end = text.indexOf(headersEnd)
         if (end < 0) {
-          rest = text
-          return
+          rest = Buffer.from(text)
+          return true
         }
-        if (!text.startsWith('HTTP/1.1 200')) {
-          fail(new Error(`subscriber ${index} got ${text.slice(0, text.indexOf('\r\n'))}`))
-          return
+        if (text.toString('latin1', 0, 12) !== 'HTTP/1.1 200') {
+          fail(new Error(`subscriber ${index} got ${text.toString('latin1', 0, text.indexOf('\r\n'))}`))
+          return false
         }
         headersSeen = true
         connected += 1
         if (connected === count) send({ type: 'connected', count })
-        text = text.slice(end + 4)
+        text = text.subarray(end + headersEnd.length)
       }
       // Chunked transfer framing sits between frames; a frame is never split into two chunks.
-      let end = text.indexOf('\n\n')
+      let start = 0
+      let end = text.indexOf(frameEnd, start)
       while (end >= 0) {
         const tail = text.lastIndexOf(marker, end)
-        if (tail > 43) {
-          const hash = text.slice(tail - 43, tail)
-          const receipt = receipts.get(hash)
-          if (receipt === undefined) receipts.set(hash, { count: 1, last: at })
-          else {
-            receipt.count += 1
-            receipt.last = at
-          }
-        }
-        text = text.slice(end + 2)
-        end = text.indexOf('\n\n')
+        if (tail - HASH_CHARS >= start) receive(text.toString('latin1', tail - HASH_CHARS, tail), at)
+        start = end + frameEnd.length
+        end = text.indexOf(frameEnd, start)
       }
-      rest = text
-    })
+      if (start < text.length) rest = Buffer.from(text.subarray(start))
+      return true
+    }
+    const socket = connect({ host: url.hostname, port: Number(url.port), onread: { buffer: shared, callback: onRead } }, () => socket.write(request))
     socket.on('error', (error) => {
       if (!closing) fail(error)
     })
@@ -70,7 +82,7 @@ function main(): void {
   }
   serve((message) => {
     if (message.type === 'report') {
-      send({ type: 'report', receipts: [...receipts].map(([hash, r]) => [hash, r.count, r.last]), open: sockets.filter((s) => !s.destroyed).length })
+      send({ type: 'report', receipts: [...receipts].map(([hash, r]) => [hash, r.count, r.first, r.last]), open: sockets.filter((s) => !s.destroyed).length })
     } else if (message.type === 'close') {
       closing = true
       for (const socket of sockets) socket.destroy()

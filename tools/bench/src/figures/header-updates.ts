@@ -19,8 +19,13 @@ export interface HeaderUpdatesOptions {
 export interface HeaderUpdatesRun {
   /** Latencies (ms) from the insert call to the last subscriber's receipt, one per block. */
   readonly latencies: number[]
-  /** The same, from the store's announcement (a subscriber that runs after the server's fan-out). */
-  readonly latenciesFromAnnouncement: number[]
+  /**
+   * Milliseconds from the insert call until the node had handed the frame to every socket, one per
+   * block: stamped by a store listener registered after the node's own, which writes synchronously.
+   */
+  readonly handedOver: number[]
+  /** Milliseconds from the first subscriber's receipt to the last one's, one per block. */
+  readonly spreads: number[]
   readonly blocksPerSecond: number
   /** Blocks of the window that some subscriber never received. */
   readonly incomplete: number
@@ -32,7 +37,7 @@ export interface HeaderUpdatesRun {
 }
 
 type Stamps = Message & { called: Array<[string, number]>; announced: Array<[string, number]> }
-type Report = Message & { receipts: Array<[string, number, number]> }
+type Report = Message & { receipts: Array<[string, number, number, number]> }
 type Memory = Message & { rss: number; heapUsed: number; clients: number }
 
 /**
@@ -64,10 +69,11 @@ export async function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUp
     await subscribers.ask({ type: 'close' }, 'closed')
     await node.ask({ type: 'close' }, 'closed')
     await Promise.all([subscribers.exited, node.exited])
-    const receipts = new Map(report.receipts.map(([hash, count, last]) => [hash, { count, last }]))
+    const receipts = new Map(report.receipts.map(([hash, count, first, last]) => [hash, { count, first, last }]))
     const announced = new Map(stamps.announced)
     const latencies: number[] = []
-    const latenciesFromAnnouncement: number[] = []
+    const handedOver: number[] = []
+    const spreads: number[] = []
     let incomplete = 0
     let inWindow = 0
     for (const [hash, called] of stamps.called) {
@@ -79,12 +85,14 @@ export async function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUp
         continue
       }
       latencies.push(receipt.last - called)
+      spreads.push(receipt.last - receipt.first)
       const at = announced.get(hash)
-      if (at !== undefined) latenciesFromAnnouncement.push(receipt.last - at)
+      if (at !== undefined) handedOver.push(at - called)
     }
     return {
       latencies,
-      latenciesFromAnnouncement,
+      handedOver,
+      spreads,
       blocksPerSecond: inWindow / ((windowEnd - windowStart) / 1000),
       incomplete,
       rssBefore: before.rss,
@@ -100,9 +108,8 @@ export async function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUp
 }
 
 /** p99 of a run's latencies, ms; a block some subscriber never received counts as infinitely late. */
-export function p99(run: HeaderUpdatesRun, from: 'insert' | 'announcement' = 'insert'): number {
-  const values = from === 'insert' ? run.latencies : run.latenciesFromAnnouncement
-  return quantile([...values, ...Array<number>(run.incomplete).fill(Number.POSITIVE_INFINITY)], 0.99)
+export function p99(run: HeaderUpdatesRun): number {
+  return quantile([...run.latencies, ...Array<number>(run.incomplete).fill(Number.POSITIVE_INFINITY)], 0.99)
 }
 
 /** Bytes of resident memory per connected subscriber. */
