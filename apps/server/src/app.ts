@@ -17,23 +17,21 @@ import { registerUpdateRoutes } from './update-streams.js'
 
 const methodOrder = ['GET', 'HEAD', 'POST', 'OPTIONS']
 
-// Answers OPTIONS (CORS preflight included), 405 and 404 before any route runs, from the router's own table.
-function routeGate(router: Router): Middleware {
-  return async (ctx, next) => {
-    const match = router.match(ctx.path, ctx.method)
-    const methods = new Set(match.path.flatMap((layer) => layer.methods))
+// Answers what no route answered: OPTIONS (CORS preflight included), 405 and 404, from the
+// layers the router matched by path alone (it leaves them on ctx.matched). It runs after the
+// router, not before it, so that a request that has a route is matched once, not twice.
+function routeFallback(): Middleware {
+  return (ctx) => {
+    const matched = (ctx as { matched?: Array<{ methods: string[] }> }).matched ?? []
+    const methods = new Set(matched.flatMap((layer) => layer.methods))
     if (methods.size === 0) throw new RouteNotFoundError(ctx.path)
     const allowed = methodOrder.filter((method) => methods.has(method) || method === 'OPTIONS')
-    if (ctx.method === 'OPTIONS') {
-      ctx.status = 204
-      ctx.set('allow', allowed.join(', '))
-      ctx.set('access-control-allow-methods', allowed.join(', '))
-      ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || 'accept, content-type')
-      ctx.set('access-control-max-age', '86400')
-      return
-    }
-    if (!match.route) throw new MethodNotAllowedError(ctx.method, allowed)
-    await next()
+    if (ctx.method !== 'OPTIONS') throw new MethodNotAllowedError(ctx.method, allowed)
+    ctx.status = 204
+    ctx.set('allow', allowed.join(', '))
+    ctx.set('access-control-allow-methods', allowed.join(', '))
+    ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || 'accept, content-type')
+    ctx.set('access-control-max-age', '86400')
   }
 }
 
@@ -52,8 +50,8 @@ export function createApp(node: NodeContext, logger: Logger): Koa {
   app.use(requestLog(logger))
   app.use(commonHeaders(node.rules, node.nodeVersion))
   app.use(errorMapping(node.rules, logger))
-  app.use(routeGate(router))
   app.use(router.routes())
+  app.use(routeFallback())
   // Errors are all answered by errorMapping; Koa's own handler would only print them again.
   app.silent = true
   return app

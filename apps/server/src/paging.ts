@@ -194,12 +194,12 @@ export function writePage(node: NodeContext, ctx: Context, items: readonly Buffe
     parts.push(item)
   })
   parts.push(pageClose, Buffer.from(`,"next":${JSON.stringify(next)}}`))
-  ctx.body = Buffer.concat(parts)
-  ctx.set('content-type', contentType)
+  writeJson(ctx, Buffer.concat(parts), contentType)
 }
 
 /** Writes a JSON body from bytes. */
 export function writeJson(ctx: Context, bytes: Buffer, contentType: string = contentTypes.json): void {
-  ctx.body = bytes
+  // The type first: a body set without one makes Koa look up a default type it would then drop.
   ctx.set('content-type', contentType)
+  ctx.body = bytes
 }
