@@ -25,7 +25,7 @@ export interface Dataset extends DataSpec {
 }
 
 // Bumped when the bench changes what it expects of a store, so old folders are refilled.
-const MARKER_VERSION = 1
+const MARKER_VERSION = 2
 
 function markerText(spec: DataSpec): string {
   return JSON.stringify({ version: MARKER_VERSION, network: spec.network, blocks: spec.blocks, seed: spec.seed, forkRate: spec.forkRate })

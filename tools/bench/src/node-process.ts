@@ -16,12 +16,30 @@ export interface NodeProcessConfig {
   readonly kind: 'weft' | 'floor'
   readonly path: string
   readonly network: NetworkName
+  /** With kind weft: also serve the floor from the same process and the same opened store. */
+  readonly withFloor?: boolean
+}
+
+async function startFloor(store: ChainStore): Promise<{ url: string; clients: () => number; close: () => Promise<void> }> {
+  const floor = createFloorServer(store)
+  const port = await listen(floor.server)
+  return {
+    url: `http://127.0.0.1:${port}`,
+    clients: () => floor.subscribers.size,
+    close: async () => {
+      for (const res of floor.subscribers) res.end()
+      floor.stopFeed()
+      floor.server.closeAllConnections()
+      await new Promise<void>((resolve) => floor.server.close(() => resolve()))
+    },
+  }
 }
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as NodeProcessConfig
   let store: ChainStore
   let url: string
+  let floorUrl: string | undefined
   let clients: () => number
   let close: () => Promise<void>
   if (config.kind === 'weft') {
@@ -30,19 +48,21 @@ async function main(): Promise<void> {
     store = server.store
     url = server.url
     clients = () => server.eventClients().header
-    close = () => server.close()
-  } else {
-    store = await openStore({ path: config.path, network: config.network })
-    const floor = createFloorServer(store)
-    const port = await listen(floor.server)
-    url = `http://127.0.0.1:${port}`
-    clients = () => floor.subscribers.size
+    const floor = config.withFloor === true ? await startFloor(store) : undefined
+    floorUrl = floor?.url
     close = async () => {
-      for (const res of floor.subscribers) res.end()
-      floor.stopFeed()
-      floor.server.closeAllConnections()
-      await new Promise<void>((resolve) => floor.server.close(() => resolve()))
-      await store.close()
+      await floor?.close()
+      await server.close()
+    }
+  } else {
+    const opened = await openStore({ path: config.path, network: config.network })
+    store = opened
+    const floor = await startFloor(opened)
+    url = floor.url
+    clients = floor.clients
+    close = async () => {
+      await floor.close()
+      await opened.close()
     }
   }
   const stamped = timestampedStore(store)
@@ -82,7 +102,7 @@ async function main(): Promise<void> {
         break
     }
   })
-  send({ type: 'ready', url })
+  send({ type: 'ready', url, ...(floorUrl === undefined ? {} : { floorUrl }) })
 }
 
 main().catch(fail)

@@ -6,7 +6,7 @@ import { openStore } from '@weft/store'
 import { startChild, type Child, type Message } from './child.js'
 import { ensureDatasets, type Dataset } from './data.js'
 import { figure, quantile, round, type Figure } from './figure.js'
-import { blockPagesFigure, combineLoads, loadPages, pagePaths, type BlockPagesOptions, type LoadResult } from './figures/block-pages.js'
+import { blockPagesFigure, measurePages, pagePaths, type BlockPagesOptions } from './figures/block-pages.js'
 import { branchLatencies, branchWalk, median } from './figures/branch.js'
 import { headerUpdatesRun, p99, rssPerSubscriber, type HeaderUpdatesOptions } from './figures/header-updates.js'
 import { insertRates, manyCall, sampleBlocks } from './figures/inserts.js'
@@ -25,18 +25,15 @@ const SECONDS = numberFrom('WEFT_BENCH_SECONDS', 10)
 const SEED = 'weft-bench'
 const SYNC_CHAINS = [0, 1, 2, 3]
 const SYNC_LIMIT = 360
-// Segment n of the page load starts at request n * stride of the list: far enough apart that no
-// two segments (at a few hundred requests a second) ask for the same pages.
-const SEGMENT_STRIDE = 20_000
 
 function log(text: string): void {
   process.stderr.write(`bench: ${text}\n`)
 }
 
-async function startNode(dataset: Dataset, kind: 'weft' | 'floor' = 'weft'): Promise<{ child: Child; url: string }> {
-  const child = startChild('node-process.js', [JSON.stringify({ kind, path: dataset.path, network: dataset.network })])
-  const { url } = await child.next<Message & { url: string }>('ready')
-  return { child, url }
+async function startNode(dataset: Dataset, withFloor = false): Promise<{ child: Child; url: string; floorUrl: string }> {
+  const child = startChild('node-process.js', [JSON.stringify({ kind: 'weft', path: dataset.path, network: dataset.network, withFloor })])
+  const { url, floorUrl } = await child.next<Message & { url: string; floorUrl?: string }>('ready')
+  return { child, url, floorUrl: floorUrl ?? '' }
 }
 
 async function stopNode(child: Child): Promise<void> {
@@ -75,48 +72,38 @@ async function main(): Promise<void> {
     dataset: development,
     heads: new Map([...tips].map(([chain, tip]) => [chain, tip.height])),
     seconds: SECONDS,
-    warmupSeconds: 1,
+    bursts: 10,
+    warmupSeconds: 2,
     connections: 32,
     limit: 100,
     sample: 40,
   }
   const paths = pagePaths(pageOptions, 200_000)
-  // Block pages in segments, weft and floor alternating in the order W F F W W F, each segment
-  // its own child process (classic-level allows one opener): drift in the machine's load hits
-  // both alike. The first weft segment also serves the sync and the branch walk.
-  const segmentSeconds = SECONDS / 3
-  const loads: Record<'weft' | 'floor', LoadResult[]> = { weft: [], floor: [] }
-  let sync: Throughput = { blocks: 0, seconds: 0, bytes: 0 }
-  let syncFloor: Throughput = { blocks: 0, seconds: 0, bytes: 0 }
-  let walk: Throughput = { blocks: 0, seconds: 0, bytes: 0 }
-  let walkMovingBound: Throughput = walk
   const tip0 = tips.get(0)
   if (tip0 === undefined) throw new Error('Expected chain 0 in the cut')
-  const order = ['weft', 'floor', 'floor', 'weft', 'weft', 'floor'] as const
-  for (const [segment, kind] of order.entries()) {
-    log(`block pages, segment ${segment + 1} of ${order.length}: ${kind}`)
-    const node = await startNode(development, kind)
-    try {
-      const first = loads[kind].length === 0
-      // Bodies are compared once per server; each segment takes its own part of the request list.
-      loads[kind].push(await loadPages(node.url, paths, { ...pageOptions, seconds: segmentSeconds, sample: first ? pageOptions.sample : 0 }, SEGMENT_STRIDE * segment))
-      if (segment === 0) {
-        log('sync and branch walk over HTTP')
-        // Chain by chain, HTTP then the in-process floor in the same node process (idle meanwhile).
-        for (const chain of SYNC_CHAINS) {
-          sync = addThroughput(sync, await syncOverHttp(node.url, network, [chain], SYNC_LIMIT))
-          syncFloor = addThroughput(syncFloor, await node.child.ask<Message & Throughput>({ type: 'sync-floor', chains: [chain], limit: SYNC_LIMIT }, 'sync-floor'))
-        }
-        if (sync.blocks !== syncFloor.blocks) throw new Error(`Expected the sync and its floor to read the same blocks, received ${sync.blocks} and ${syncFloor.blocks}`)
-        walk = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT)
-        walkMovingBound = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT, 'moving-bound')
-      }
-    } finally {
-      await stopNode(node.child)
+  log(`block pages: weft and the floor in one node process, ${pageOptions.bursts} bursts each`)
+  const node = await startNode(development, true)
+  let pages: Awaited<ReturnType<typeof measurePages>>
+  let sync: Throughput = { blocks: 0, seconds: 0, bytes: 0 }
+  let syncFloor: Throughput = { blocks: 0, seconds: 0, bytes: 0 }
+  let walk: Throughput
+  let walkMovingBound: Throughput
+  try {
+    pages = await measurePages({ weft: node.url, floor: node.floorUrl }, paths, pageOptions)
+    log('sync and branch walk over HTTP')
+    // Chain by chain, HTTP then the in-process floor in the same node process (idle meanwhile).
+    for (const chain of SYNC_CHAINS) {
+      sync = addThroughput(sync, await syncOverHttp(node.url, network, [chain], SYNC_LIMIT))
+      syncFloor = addThroughput(syncFloor, await node.child.ask<Message & Throughput>({ type: 'sync-floor', chains: [chain], limit: SYNC_LIMIT }, 'sync-floor'))
     }
+    if (sync.blocks !== syncFloor.blocks) throw new Error(`Expected the sync and its floor to read the same blocks, received ${sync.blocks} and ${syncFloor.blocks}`)
+    walk = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT)
+    walkMovingBound = await branchWalk(node.url, network, 0, tip0.hash, SYNC_LIMIT, 'moving-bound')
+  } finally {
+    await stopNode(node.child)
   }
-  const weftPages = loads.weft.reduce(combineLoads)
-  const floorPages = loads.floor.reduce(combineLoads)
+  const weftPages = pages.weft
+  const floorPages = pages.floor
 
   log('validated inserts in-process')
   const store = await openStore({ path: development.path, network })
