@@ -108,7 +108,7 @@ async function main(): Promise<void> {
 
   log('validated inserts in-process')
   const store = await openStore({ path: development.path, network })
-  const blocks = await sampleBlocks(store, 150)
+  const blocks = await sampleBlocks(store, 300)
   await store.close()
   const inserts = await insertRates(blocks, network)
 
