@@ -15,6 +15,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error
 })
 
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signal: controller.signal, env: process.env })
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: controller.signal,
+  env: process.env,
+})
 // Keep-alive sockets of fetch would hold the process open for a few seconds after the work is done.
 process.exit()

@@ -1,24 +1,24 @@
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import {
+  type BlockHeader,
   BlockPage,
+  type ChainwebBlockHeader,
   ChainwebBlockPage,
+  type ChainwebFullBlock,
   ChainwebHeaderUpdate,
   Cut,
-  HeaderUpdate,
-  NodeInfo,
-  type BlockHeader,
-  type ChainwebBlockHeader,
-  type ChainwebFullBlock,
   type FullBlock,
+  HeaderUpdate,
   type NetworkName,
+  NodeInfo,
   type Profile,
 } from '@weft/types'
-import { confirmedHeaders, type ConfirmedHeadersOptions } from './confirmed-headers.js'
+import { type ConfirmedHeadersOptions, confirmedHeaders } from './confirmed-headers.js'
 import { InvalidResponseError, WeftHttpError, WeftNetworkError } from './errors.js'
 import { parseEventStream } from './event-stream.js'
-import { isTransient, sleep } from './retry.js'
 import { compareHeaders } from './header-order.js'
+import { isTransient, sleep } from './retry.js'
 
 /** A full block in either profile (the header's version key differs). */
 export type AnyFullBlock = FullBlock | ChainwebFullBlock
@@ -134,7 +134,10 @@ export function createClient(options: ClientOptions): WeftClient {
 
   function check<T>(schema: TSchema, value: unknown, what: string): T {
     if (validate && !Value.Check(schema, value)) {
-      throw new InvalidResponseError(what, [...Value.Errors(schema, value)].map((e) => `${e.path || '/'} ${e.message}`))
+      throw new InvalidResponseError(
+        what,
+        [...Value.Errors(schema, value)].map((e) => `${e.path || '/'} ${e.message}`),
+      )
     }
     return value as T
   }

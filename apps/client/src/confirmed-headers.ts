@@ -52,7 +52,10 @@ export async function* confirmedHeaders(client: WeftClient, options: ConfirmedHe
   for (const [chain, last] of options.after ?? []) states.set(chain, { last })
   const stateOf = (chain: number) => {
     let state = states.get(chain)
-    if (!state) states.set(chain, (state = {}))
+    if (!state) {
+      state = {}
+      states.set(chain, state)
+    }
     return state
   }
   const consider = (header: AnyBlockHeader) => {

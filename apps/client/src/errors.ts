@@ -71,8 +71,8 @@ export class UsageError extends WeftClientError {
 function codeOf(status: number, body: unknown): string {
   if (typeof body === 'object' && body !== null) {
     const record = body as Record<string, unknown>
-    if (typeof record['code'] === 'string') return record['code']
-    if (record['reason'] === 'key not found') return 'KEY_NOT_FOUND'
+    if (typeof record.code === 'string') return record.code
+    if (record.reason === 'key not found') return 'KEY_NOT_FOUND'
   }
   return `HTTP_${status}`
 }
@@ -81,7 +81,7 @@ function describeBody(body: unknown): string {
   if (typeof body === 'string') return body.trim().slice(0, 200) || '(empty body)'
   if (typeof body === 'object' && body !== null) {
     const record = body as Record<string, unknown>
-    if (typeof record['detail'] === 'string') return record['detail']
+    if (typeof record.detail === 'string') return record.detail
   }
   return JSON.stringify(body).slice(0, 200)
 }

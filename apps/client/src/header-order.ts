@@ -1,4 +1,5 @@
-import { decodeHash, decodeU256 } from '@weft/block'
+import { decodeU256 } from '@weft/block'
+import { decodeHash } from '@weft/hash-text'
 
 /** The fields that decide which of two headers heads its chain. */
 export interface RankedHeader {

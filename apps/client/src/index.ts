@@ -1,18 +1,18 @@
 export {
-  createClient,
-  queryString,
   type AnyBlockHeader,
   type AnyBlockPage,
   type AnyFullBlock,
   type AnyHeaderUpdate,
   type BranchBounds,
   type ClientOptions,
+  createClient,
   type HeaderStreamEvent,
   type HeaderUpdatesOptions,
   type PageQuery,
+  queryString,
   type WeftClient,
 } from './client.js'
-export { confirmedHeaders, type ConfirmedHeadersOptions, type EmittedBlock } from './confirmed-headers.js'
+export { type ConfirmedHeadersOptions, confirmedHeaders, type EmittedBlock } from './confirmed-headers.js'
 export {
   InvalidOptionError,
   InvalidResponseError,
@@ -24,6 +24,6 @@ export {
 } from './errors.js'
 export { parseEventStream, type ServerSentEvent } from './event-stream.js'
 export { compareHeaders, type RankedHeader } from './header-order.js'
-export { mirror, type MirrorEvent, type MirrorOptions, type MirrorResult } from './mirror.js'
+export { type MirrorEvent, type MirrorOptions, type MirrorResult, mirror } from './mirror.js'
 export { isTransient, sleep } from './retry.js'
-export { runCli, type CliIo } from './run-cli.js'
+export { type CliIo, runCli } from './run-cli.js'

@@ -1,7 +1,8 @@
-import { blockFromJson, decodeHash, encodeHash, type Block } from '@weft/block'
-import { MissingParentError, openStore, type ChainStore } from '@weft/store'
+import { type Block, blockFromJson } from '@weft/block'
+import { decodeHash, encodeHash } from '@weft/hash-text'
+import { type ChainStore, MissingParentError, openStore } from '@weft/store'
 import type { NetworkName, Profile } from '@weft/types'
-import { createClient, type AnyBlockHeader, type WeftClient } from './client.js'
+import { type AnyBlockHeader, createClient, type WeftClient } from './client.js'
 import { isTransient, sleep } from './retry.js'
 
 /** Options of `mirror`. */
@@ -97,7 +98,9 @@ class ChainCopier {
   async copyAll(): Promise<void> {
     const info = await this.#upstream.info()
     const chains = info.nodeGenesisHeights.map(([chain, height]) => ({ chain: Number(chain), genesis: height }))
-    const starts = new Map(chains.map(({ chain, genesis }) => [chain, Math.max(genesis, (this.#store.cut().get(chain)?.height ?? genesis) - this.#margin)]))
+    const starts = new Map(
+      chains.map(({ chain, genesis }) => [chain, Math.max(genesis, (this.#store.cut().get(chain)?.height ?? genesis) - this.#margin)]),
+    )
     const progress = await this.#progressTracker(starts)
     const before = this.inserted
     const queue = [...starts]
@@ -137,7 +140,14 @@ class ChainCopier {
       const last = blocks.at(-1)
       if (!first || !last) continue
       const inserted = await this.#insertAll(chain, blocks)
-      this.#options.onEvent?.({ event: 'page', chain, minheight: first.header.height, maxheight: last.header.height, blocks: blocks.length, inserted })
+      this.#options.onEvent?.({
+        event: 'page',
+        chain,
+        minheight: first.header.height,
+        maxheight: last.header.height,
+        blocks: blocks.length,
+        inserted,
+      })
       onHeight?.(last.header.height)
     }
   }
@@ -180,11 +190,16 @@ class ChainCopier {
     const blocks: Block[] = []
     if (this.#profile === 'spec') {
       // The spec profile announces every insert, orphans too, parents first: fetch just this block.
-      for await (const item of this.#upstream.branch(chain, { upper: [header.hash], lower: [header.parent] })) blocks.push(blockFromJson(item))
+      for await (const item of this.#upstream.branch(chain, { upper: [header.hash], lower: [header.parent] }))
+        blocks.push(blockFromJson(item))
       blocks.reverse()
     } else {
       // The chainweb profile announces only the winning branch: reread the top heights for new forks.
-      for await (const item of this.#upstream.blocks(chain, { minheight: Math.max(0, header.height - this.#margin), limit: this.#pageSize })) blocks.push(blockFromJson(item))
+      for await (const item of this.#upstream.blocks(chain, {
+        minheight: Math.max(0, header.height - this.#margin),
+        limit: this.#pageSize,
+      }))
+        blocks.push(blockFromJson(item))
     }
     for (const block of blocks) {
       if (await this.#store.getHeader(block.header.hash)) continue

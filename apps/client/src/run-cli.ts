@@ -1,7 +1,7 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util'
-import cliProgress from 'cli-progress'
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 import type { NetworkName, Profile } from '@weft/types'
-import { createClient, type ClientOptions, type PageQuery } from './client.js'
+import cliProgress from 'cli-progress'
+import { type ClientOptions, createClient, type PageQuery } from './client.js'
 import { UsageError, WeftClientError, WeftHttpError } from './errors.js'
 import { mirror } from './mirror.js'
 
@@ -120,9 +120,9 @@ ${connectionHelp}`,
     async run(values, io) {
       const client = clientFrom(values, io)
       const { chain, query, limit } = pageArguments(values)
-      const upper = (values['upper'] as string[] | undefined) ?? []
+      const upper = (values.upper as string[] | undefined) ?? []
       if (upper.length === 0) throw new UsageError('--upper is required')
-      const lower = (values['lower'] as string[] | undefined) ?? []
+      const lower = (values.lower as string[] | undefined) ?? []
       let printed = 0
       if (limit === 0) return
       for await (const block of client.branch(chain, { upper, lower }, query)) {
@@ -147,17 +147,26 @@ Runs until interrupted (SIGINT, SIGTERM) or --count lines were printed.
       --count N        exit after N lines
 
 ${connectionHelp}`,
-    options: { ...connectionOptions, depth: { type: 'string' }, chain: { type: 'string', short: 'c', multiple: true }, count: { type: 'string' } },
+    options: {
+      ...connectionOptions,
+      depth: { type: 'string' },
+      chain: { type: 'string', short: 'c', multiple: true },
+      count: { type: 'string' },
+    },
     async run(values, io) {
       const client = clientFrom(values, io)
-      const chains = ((values['chain'] as string[] | undefined) ?? []).map((text) => integer('--chain', text))
-      const count = values['count'] === undefined ? Infinity : integer('--count', values['count'] as string)
+      const chains = ((values.chain as string[] | undefined) ?? []).map((text) => integer('--chain', text))
+      const count = values.count === undefined ? Infinity : integer('--count', values.count as string)
       const controller = new AbortController()
       const signal = io.signal ? AbortSignal.any([io.signal, controller.signal]) : controller.signal
       const lines =
-        values['depth'] === undefined
+        values.depth === undefined
           ? filterChains(client.headerUpdates({ signal }), chains)
-          : client.confirmedHeaders({ depth: integer('--depth', values['depth'] as string), signal, ...(chains.length > 0 ? { chains } : {}) })
+          : client.confirmedHeaders({
+              depth: integer('--depth', values.depth as string),
+              signal,
+              ...(chains.length > 0 ? { chains } : {}),
+            })
       let printed = 0
       if (count === 0) return
       for await (const line of lines) {
@@ -194,25 +203,28 @@ A progress bar is drawn on stderr when it is a terminal.
       once: { type: 'boolean' },
       'page-size': { type: 'string' },
       'resume-margin': { type: 'string' },
-      network: connectionOptions['network'] as Options[string],
-      profile: connectionOptions['profile'] as Options[string],
+      network: connectionOptions.network as Options[string],
+      profile: connectionOptions.profile as Options[string],
       validate: { type: 'boolean' },
     },
     async run(values, io) {
-      const from = values['from'] as string | undefined
-      const data = values['data'] as string | undefined
+      const from = values.from as string | undefined
+      const data = values.data as string | undefined
       if (!from) throw new UsageError('--from is required')
       if (!data) throw new UsageError('--data is required')
       const bar = io.stderr.isTTY
-        ? new cliProgress.SingleBar({ stream: io.stderr, format: 'mirror [{bar}] {percentage}% | {value}/{total} heights | eta {eta_formatted}' }, cliProgress.Presets.shades_classic)
+        ? new cliProgress.SingleBar(
+            { stream: io.stderr, format: 'mirror [{bar}] {percentage}% | {value}/{total} heights | eta {eta_formatted}' },
+            cliProgress.Presets.shades_classic,
+          )
         : undefined
       const writes: Promise<void>[] = []
       try {
         await mirror({
           from,
           data,
-          once: values['once'] === true,
-          validate: values['validate'] === true,
+          once: values.once === true,
+          validate: values.validate === true,
           ...networkAndProfile(values),
           ...(values['page-size'] ? { pageSize: integer('--page-size', values['page-size'] as string, 1) } : {}),
           ...(values['resume-margin'] ? { resumeMargin: integer('--resume-margin', values['resume-margin'] as string) } : {}),
@@ -263,8 +275,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2
   }
   try {
-    const { values } = parseArgs({ args: [...rest], options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false })
-    if (values['help']) {
+    const { values } = parseArgs({
+      args: [...rest],
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    })
+    if (values.help) {
       await writeText(io.stdout, `${command.usage}\n`)
       return 0
     }
@@ -281,23 +298,26 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 1
     }
     const coded = error as { code?: unknown; message?: unknown }
-    await writeText(io.stderr, `weft ${name}: ${String(coded.message ?? error)}${typeof coded.code === 'string' ? ` [${coded.code}]` : ''}\n`)
+    await writeText(
+      io.stderr,
+      `weft ${name}: ${String(coded.message ?? error)}${typeof coded.code === 'string' ? ` [${coded.code}]` : ''}\n`,
+    )
     return 1
   }
 }
 
 function clientFrom(values: Values, io: CliIo) {
   const options: ClientOptions = {
-    url: (values['url'] as string | undefined) ?? io.env?.['WEFT_URL'] ?? defaultUrl,
-    validate: values['validate'] === true,
+    url: (values.url as string | undefined) ?? io.env?.WEFT_URL ?? defaultUrl,
+    validate: values.validate === true,
     ...networkAndProfile(values),
   }
   return createClient(options)
 }
 
 function networkAndProfile(values: Values): { network?: NetworkName; profile?: Profile } {
-  const network = values['network'] as string | undefined
-  const profile = values['profile'] as string | undefined
+  const network = values.network as string | undefined
+  const profile = values.profile as string | undefined
   if (network !== undefined && !['mainnet01', 'testnet04', 'development', 'test-singleton'].includes(network)) {
     throw new UsageError(`--network must be mainnet01, testnet04, development or test-singleton, got ${JSON.stringify(network)}`)
   }
@@ -308,13 +328,13 @@ function networkAndProfile(values: Values): { network?: NetworkName; profile?: P
 }
 
 function pageArguments(values: Values): { chain: number; query: PageQuery; limit: number } {
-  if (values['chain'] === undefined) throw new UsageError('--chain is required')
-  const chain = integer('--chain', values['chain'] as string)
-  const limit = values['limit'] === undefined ? Infinity : integer('--limit', values['limit'] as string)
+  if (values.chain === undefined) throw new UsageError('--chain is required')
+  const chain = integer('--chain', values.chain as string)
+  const limit = values.limit === undefined ? Infinity : integer('--limit', values.limit as string)
   const query: PageQuery = {}
-  if (values['minheight'] !== undefined) query.minheight = integer('--minheight', values['minheight'] as string)
-  if (values['maxheight'] !== undefined) query.maxheight = integer('--maxheight', values['maxheight'] as string)
-  if (values['next'] !== undefined) query.next = values['next'] as string
+  if (values.minheight !== undefined) query.minheight = integer('--minheight', values.minheight as string)
+  if (values.maxheight !== undefined) query.maxheight = integer('--maxheight', values.maxheight as string)
+  if (values.next !== undefined) query.next = values.next as string
   if (values['page-size'] !== undefined) query.limit = integer('--page-size', values['page-size'] as string, 1)
   // A small --limit needs no larger pages than itself.
   else if (limit < 360) query.limit = Math.max(1, limit)
@@ -323,11 +343,15 @@ function pageArguments(values: Values): { chain: number; query: PageQuery; limit
 
 function integer(flag: string, text: string, minimum = 0): number {
   const value = /^\d+$/.test(text) ? Number(text) : NaN
-  if (!Number.isSafeInteger(value) || value < minimum) throw new UsageError(`${flag} must be an integer >= ${minimum}, got ${JSON.stringify(text)}`)
+  if (!Number.isSafeInteger(value) || value < minimum)
+    throw new UsageError(`${flag} must be an integer >= ${minimum}, got ${JSON.stringify(text)}`)
   return value
 }
 
-async function* filterChains<T extends { header: { chainId: number } }>(updates: AsyncIterable<T>, chains: readonly number[]): AsyncGenerator<T> {
+async function* filterChains<T extends { header: { chainId: number } }>(
+  updates: AsyncIterable<T>,
+  chains: readonly number[],
+): AsyncGenerator<T> {
   for await (const update of updates) {
     if (chains.length === 0 || chains.includes(update.header.chainId)) yield update
   }

@@ -1,7 +1,14 @@
-import t from 'tap'
-import { encodeHash } from '@weft/block'
 import { fill } from '@weft/devnet'
-import { createClient, InvalidResponseError, queryString, WeftHttpError, type AnyHeaderUpdate, type HeaderStreamEvent } from '../src/index.js'
+import { encodeHash } from '@weft/hash-text'
+import t from 'tap'
+import {
+  type AnyHeaderUpdate,
+  createClient,
+  type HeaderStreamEvent,
+  InvalidResponseError,
+  queryString,
+  WeftHttpError,
+} from '../src/index.js'
 import { eventually, filledNode, freshFolder, serveData, winningBranch } from './fixtures/nodes.js'
 
 const unknownHash = encodeHash(Buffer.alloc(32, 0xab))
@@ -54,12 +61,23 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
     const head = winning.at(-1)!
     const lower = winning[5]!
     const hashes: string[] = []
-    for await (const block of client.branch(0, { upper: [encodeHash(head.hash)], lower: [encodeHash(lower.hash)] }, { limit: 4 })) hashes.push(block.header.hash)
-    t.same(hashes, winning.slice(6).reverse().map((h) => encodeHash(h.hash)))
+    for await (const block of client.branch(0, { upper: [encodeHash(head.hash)], lower: [encodeHash(lower.hash)] }, { limit: 4 }))
+      hashes.push(block.header.hash)
+    t.same(
+      hashes,
+      winning
+        .slice(6)
+        .reverse()
+        .map((h) => encodeHash(h.hash)),
+    )
   })
 
   t.test('errors carry the status and the problem code', async (t) => {
-    await t.rejects(client.blockPage(0, { next: `inclusive:${unknownHash}` }), { name: 'WeftHttpError', status: 404, code: 'CURSOR_NOT_FOUND' })
+    await t.rejects(client.blockPage(0, { next: `inclusive:${unknownHash}` }), {
+      name: 'WeftHttpError',
+      status: 404,
+      code: 'CURSOR_NOT_FOUND',
+    })
     await t.rejects(client.branchPage(0, { upper: [unknownHash] }), { status: 404, code: 'BLOCK_NOT_FOUND' })
     const error = await client.blockPage(0, { limit: -1 }).catch((e: unknown) => e)
     t.ok(error instanceof WeftHttpError && error.status === 400, 'a bad limit is a 400')
@@ -70,7 +88,10 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
     const cut = server.store.cut()
     const expected = [...cut].map(([chain, h]) => [chain, encodeHash(h.hash)])
     const fromCut = await client.heads()
-    t.same([...fromCut].map(([chain, h]) => [chain, h.hash]).sort((a, b) => Number(a[0]) - Number(b[0])), expected)
+    t.same(
+      [...fromCut].map(([chain, h]) => [chain, h.hash]).sort((a, b) => Number(a[0]) - Number(b[0])),
+      expected,
+    )
     let cutRequests = 0
     const withoutCut = createClient({
       url: server.url,
@@ -83,7 +104,10 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
       },
     })
     const searched = await withoutCut.heads([0, 3, 19])
-    t.same([...searched].map(([chain, h]) => [chain, h.hash]).sort((a, b) => Number(a[0]) - Number(b[0])), expected.filter(([chain]) => [0, 3, 19].includes(Number(chain))))
+    t.same(
+      [...searched].map(([chain, h]) => [chain, h.hash]).sort((a, b) => Number(a[0]) - Number(b[0])),
+      expected.filter(([chain]) => [0, 3, 19].includes(Number(chain))),
+    )
     await withoutCut.heads([1])
     t.equal(cutRequests, 1, 'a node without GET cut is asked only once')
   })
@@ -119,7 +143,11 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
     const quiet = await serveData(t, { data: freshFolder(t), keepAlive: 0 })
     const controller = new AbortController()
     let connections = 0
-    for await (const event of createClient({ url: quiet.url }).headerEvents({ signal: controller.signal, idleTimeout: 100, retryDelay: 10 })) {
+    for await (const event of createClient({ url: quiet.url }).headerEvents({
+      signal: controller.signal,
+      idleTimeout: 100,
+      retryDelay: 10,
+    })) {
       if (event.type === 'connected' && ++connections === 3) controller.abort()
     }
     t.equal(connections, 3, 'two reconnections without any event or keep-alive')
@@ -139,7 +167,8 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
     const unreachable = createClient({ url: stopped.url, network: 'development', profile: 'spec' })
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 300)
-    for await (const update of unreachable.headerUpdates({ signal: controller.signal, retryDelay: 20, maxRetryDelay: 40 })) t.fail(`unexpected ${JSON.stringify(update)}`)
+    for await (const update of unreachable.headerUpdates({ signal: controller.signal, retryDelay: 20, maxRetryDelay: 40 }))
+      t.fail(`unexpected ${JSON.stringify(update)}`)
     t.ok(controller.signal.aborted)
     await t.rejects(unreachable.info(), { code: 'NETWORK_ERROR' })
   })
@@ -196,7 +225,12 @@ t.test('against a spec-profile node over a store with forks', async (t) => {
     })
     await t.rejects(misled.blockPage(2, { limit: 1 }), InvalidResponseError)
     await t.rejects(misled.blockPage(2, { limit: 1 }), { code: 'INVALID_RESPONSE' })
-    const lenient = createClient({ url: chainweb.url, network: 'development', profile: 'spec', fetch: (input, init) => fetch(String(input).replace('/chain/0.0/', '/chainweb/0.0/'), init) })
+    const lenient = createClient({
+      url: chainweb.url,
+      network: 'development',
+      profile: 'spec',
+      fetch: (input, init) => fetch(String(input).replace('/chain/0.0/', '/chainweb/0.0/'), init),
+    })
     t.equal((await lenient.blockPage(2, { limit: 1 })).items.length, 1, 'without validation the body is returned as is')
   })
 })

@@ -53,20 +53,25 @@ t.test('any split of a stream into byte chunks gives the same events', async (t)
     data: fc.string({ unit: 'grapheme', maxLength: 30 }).filter((s) => !/[\r\n]/.test(s) && !s.startsWith(' ')),
   })
   await fc.assert(
-    fc.asyncProperty(fc.array(eventArbitrary, { maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r'), fc.array(fc.nat(), { maxLength: 8 }), async (events, newline, cuts) => {
-      const text = events.map((e) => `:keep-alive${newline}event:${e.event}${newline}data:${e.data}${newline}${newline}`).join('')
-      const bytes = Buffer.from(text)
-      const points = [...new Set(cuts.map((c) => (bytes.length === 0 ? 0 : c % bytes.length)))].sort((a, b) => a - b)
-      const chunks: Uint8Array[] = []
-      let start = 0
-      for (const point of points) {
-        chunks.push(bytes.subarray(start, point))
-        start = point
-      }
-      chunks.push(bytes.subarray(start))
-      const parsed = await collect(chunks)
-      return JSON.stringify(parsed) === JSON.stringify(events.map((e) => ({ event: e.event, data: e.data })))
-    }),
+    fc.asyncProperty(
+      fc.array(eventArbitrary, { maxLength: 6 }),
+      fc.constantFrom('\n', '\r\n', '\r'),
+      fc.array(fc.nat(), { maxLength: 8 }),
+      async (events, newline, cuts) => {
+        const text = events.map((e) => `:keep-alive${newline}event:${e.event}${newline}data:${e.data}${newline}${newline}`).join('')
+        const bytes = Buffer.from(text)
+        const points = [...new Set(cuts.map((c) => (bytes.length === 0 ? 0 : c % bytes.length)))].sort((a, b) => a - b)
+        const chunks: Uint8Array[] = []
+        let start = 0
+        for (const point of points) {
+          chunks.push(bytes.subarray(start, point))
+          start = point
+        }
+        chunks.push(bytes.subarray(start))
+        const parsed = await collect(chunks)
+        return JSON.stringify(parsed) === JSON.stringify(events.map((e) => ({ event: e.event, data: e.data })))
+      },
+    ),
     { numRuns: 200 },
   )
   t.pass('every generated stream and split parsed the same')

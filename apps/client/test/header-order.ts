@@ -1,8 +1,12 @@
+import { encodeU256 } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
 import t from 'tap'
-import { encodeHash, encodeU256 } from '@weft/block'
 import { compareHeaders } from '../src/index.js'
 
-const ranked = (weight: bigint, firstHashByte: number) => ({ weight: encodeHash(encodeU256(weight)), hash: encodeHash(Buffer.alloc(32, firstHashByte)) })
+const ranked = (weight: bigint, firstHashByte: number) => ({
+  weight: encodeHash(encodeU256(weight)),
+  hash: encodeHash(Buffer.alloc(32, firstHashByte)),
+})
 
 t.test('the heavier header wins whatever the hashes', async (t) => {
   t.ok(compareHeaders(ranked(1000n, 9), ranked(999n, 1)) > 0)

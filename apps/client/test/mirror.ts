@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import t, { type Test } from 'tap'
 import { mineBlock } from '@weft/devnet'
+import type { RunningServer } from '@weft/server'
 import { openStore } from '@weft/store'
 import type { PayloadWithOutputs } from '@weft/types'
-import type { RunningServer } from '@weft/server'
-import { mirror, type MirrorEvent } from '../src/index.js'
+import t, { type Test } from 'tap'
+import { type MirrorEvent, mirror } from '../src/index.js'
 import { eventually, filledNode, freshFolder, rawPages, serveData, winningBranch } from './fixtures/nodes.js'
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -41,7 +41,15 @@ t.test('a mirror into an empty folder serves every GET block page byte for byte 
   const data = freshFolder(t)
   const events: MirrorEvent[] = []
   const progress: Array<[number, number]> = []
-  const result = await mirror({ from: upstream.url, data, once: true, pageSize: 50, validate: true, onEvent: (e) => events.push(e), onProgress: (done, total) => progress.push([done, total]) })
+  const result = await mirror({
+    from: upstream.url,
+    data,
+    once: true,
+    pageSize: 50,
+    validate: true,
+    onEvent: (e) => events.push(e),
+    onProgress: (done, total) => progress.push([done, total]),
+  })
   t.same(result, { network: 'development', inserted: 300 }, 'every block but the genesis blocks was new')
   t.match(events.at(-1), { event: 'synced', inserted: 300, chains: 20 })
   t.ok(events.filter((e) => e.event === 'page').length >= 20, 'a page event per page')
@@ -134,7 +142,10 @@ t.test('weft mirror killed half way with SIGKILL and run again ends byte-identic
   const code = await new Promise((resolve) => second.on('exit', resolve))
   t.equal(code, 0, 'the second run finished')
   const synced = lines.map((line) => JSON.parse(line) as MirrorEvent).find((e) => e.event === 'synced')
-  t.ok(synced && synced.event === 'synced' && synced.inserted > 0 && synced.inserted < 300, `the second run inserted only what was missing (${JSON.stringify(synced)}), after ${killedAt} pages`)
+  t.ok(
+    synced && synced.event === 'synced' && synced.inserted > 0 && synced.inserted < 300,
+    `the second run inserted only what was missing (${JSON.stringify(synced)}), after ${killedAt} pages`,
+  )
   const local = await serveData(t, { data })
   await assertSamePages(t, upstream, local, '/chain/0.0/development')
 })
@@ -148,7 +159,14 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const data = freshFolder(t)
     const controller = new AbortController()
     const events: MirrorEvent[] = []
-    const running = mirror({ from: upstream.url, data, signal: controller.signal, retryDelay: 50, resumeMargin: 4, onEvent: (e) => events.push(e) })
+    const running = mirror({
+      from: upstream.url,
+      data,
+      signal: controller.signal,
+      retryDelay: 50,
+      resumeMargin: 4,
+      onEvent: (e) => events.push(e),
+    })
     t.ok(await eventually(() => events.some((e) => e.event === 'synced')), 'the first copy finished')
     t.ok(await eventually(() => events.filter((e) => e.event === 'inserted').length >= 60), 'new blocks arrive while following')
     await upstream.close()

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import t, { type Test } from 'tap'
-import { encodeHash } from '@weft/block'
 import { fill } from '@weft/devnet'
-import { runCli, type CliIo } from '../src/index.js'
+import { encodeHash } from '@weft/hash-text'
+import t, { type Test } from 'tap'
+import { type CliIo, runCli } from '../src/index.js'
 import { eventually, filledNode, freshFolder, serveData, winningBranch } from './fixtures/nodes.js'
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -45,7 +45,12 @@ async function weftInProcess(args: readonly string[], extra: Partial<CliIo> = {}
 
 // Help text is not NDJSON: only commands that print JSON get their lines parsed.
 function jsonLines(text: string): unknown[] {
-  return text.startsWith('{') ? text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown) : []
+  return text.startsWith('{')
+    ? text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as unknown)
+    : []
 }
 
 t.test('the weft command run as a user would', async (t) => {
@@ -78,33 +83,82 @@ t.test('the weft command run as a user would', async (t) => {
     const [all, five, paged] = await Promise.all([
       weft(['blocks', '--url', url, '--chain', '3']),
       weftInProcess(['blocks', '--url', url, '-c', '3', '-n', '5']),
-      weftInProcess(['blocks', '--url', url, '--chain', '3', '--page-size', '2', '--minheight', '2', '--maxheight', '4', '--profile', 'spec', '--network', 'development']),
+      weftInProcess([
+        'blocks',
+        '--url',
+        url,
+        '--chain',
+        '3',
+        '--page-size',
+        '2',
+        '--minheight',
+        '2',
+        '--maxheight',
+        '4',
+        '--profile',
+        'spec',
+        '--network',
+        'development',
+      ]),
     ])
     t.equal(all.code, 0)
-    t.same(all.lines.map((b) => (b as { header: { hash: string } }).header.hash), stored)
-    t.same(five.lines.map((b) => (b as { header: { hash: string } }).header.hash), stored.slice(0, 5))
+    t.same(
+      all.lines.map((b) => (b as { header: { hash: string } }).header.hash),
+      stored,
+    )
+    t.same(
+      five.lines.map((b) => (b as { header: { hash: string } }).header.hash),
+      stored.slice(0, 5),
+    )
     const heights = paged.lines.map((b) => (b as { header: { height: number } }).header.height)
     t.ok(heights.length >= 3 && heights.every((h) => h >= 2 && h <= 4), 'height bounds and small pages work together')
   })
 
   t.test('branch prints the winning branch between the bounds, descending', async (t) => {
     const winning = await winningBranch(server, 6)
-    const run = await weft(['branch', '--url', url, '--chain', '6', '--upper', encodeHash(winning.at(-1)!.hash), '--lower', encodeHash(winning[2]!.hash), '--page-size', '3'])
+    const run = await weft([
+      'branch',
+      '--url',
+      url,
+      '--chain',
+      '6',
+      '--upper',
+      encodeHash(winning.at(-1)!.hash),
+      '--lower',
+      encodeHash(winning[2]!.hash),
+      '--page-size',
+      '3',
+    ])
     t.equal(run.code, 0)
-    t.same(run.lines.map((b) => (b as { header: { hash: string } }).header.hash), winning.slice(3).reverse().map((h) => encodeHash(h.hash)))
+    t.same(
+      run.lines.map((b) => (b as { header: { hash: string } }).header.hash),
+      winning
+        .slice(3)
+        .reverse()
+        .map((h) => encodeHash(h.hash)),
+    )
     const two = await weftInProcess(['branch', '--url', url, '--chain', '6', '--upper', encodeHash(winning.at(-1)!.hash), '--limit', '2'])
     t.equal(two.lines.length, 2)
-    t.equal((await weftInProcess(['branch', '--url', url, '--chain', '6', '--upper', encodeHash(winning.at(-1)!.hash), '--limit', '0'])).stdout, '')
+    t.equal(
+      (await weftInProcess(['branch', '--url', url, '--chain', '6', '--upper', encodeHash(winning.at(-1)!.hash), '--limit', '0'])).stdout,
+      '',
+    )
     t.equal((await weftInProcess(['blocks', '--url', url, '--chain', '6', '--limit', '0'])).stdout, '')
   })
 
   t.test('follow --depth prints confirmed headers; follow prints header updates as they come', async (t) => {
     const heads = await weft(['follow', '--url', url, '--depth', '0', '--count', '20'])
     t.equal(heads.code, 0)
-    t.same(heads.lines.map((h) => (h as { hash: string }).hash).sort(), [...server.store.cut().values()].map((h) => encodeHash(h.hash)).sort(), 'the heads of all 20 chains')
+    t.same(
+      heads.lines.map((h) => (h as { hash: string }).hash).sort(),
+      [...server.store.cut().values()].map((h) => encodeHash(h.hash)).sort(),
+      'the heads of all 20 chains',
+    )
 
     const live = await serveData(t, { data: freshFolder(t) })
-    const child = spawn(process.execPath, [cli, 'follow', '--url', live.url, '--chain', '2', '--count', '3'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, [cli, 'follow', '--url', live.url, '--chain', '2', '--count', '3'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     t.teardown(() => void child.kill('SIGKILL'))
     const lines: unknown[] = []
     const reading = (async () => {
@@ -112,14 +166,18 @@ t.test('the weft command run as a user would', async (t) => {
     })()
     // The stream has no initial event: once the CLI is connected, insert until three updates of chain 2 came through.
     t.ok(await eventually(() => live.eventClients().header === 1), 'the CLI connected to the stream')
-    for (let round = 0; child.exitCode === null && lines.length < 3 && round < 40; round++) await fill(live.store, { blocks: 20, seed: `round ${round}` })
+    for (let round = 0; child.exitCode === null && lines.length < 3 && round < 40; round++)
+      await fill(live.store, { blocks: 20, seed: `round ${round}` })
     await reading
     t.equal(lines.length, 3)
-    for (const line of lines) t.match(line, { header: { chainId: 2 }, powHash: /^[0-9a-f]{64}$/, target: /^[0-9a-f]{64}$/, txCount: Number })
+    for (const line of lines)
+      t.match(line, { header: { chainId: 2 }, powHash: /^[0-9a-f]{64}$/, target: /^[0-9a-f]{64}$/, txCount: Number })
   })
 
   t.test('a reader that closes the pipe early ends the command quietly', async (t) => {
-    const child = spawn(process.execPath, [cli, 'blocks', '--url', url, '--chain', '1', '--page-size', '1'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [cli, 'blocks', '--url', url, '--chain', '1', '--page-size', '1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     t.teardown(() => void child.kill('SIGKILL'))
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
@@ -170,7 +228,9 @@ t.test('the weft command run as a user would', async (t) => {
     const mismatch = await weftInProcess(['mirror', '--from', url, '--data', await singletonFolder(t), '--once'])
     t.equal(mismatch.code, 1)
     t.match(mismatch.stderr, /\[NETWORK_MISMATCH\]/)
-    const reorg = await weftInProcess(['follow', '--url', url, '--depth', '0', '--chain', '0', '--count', '1'], { signal: AbortSignal.timeout(20_000) })
+    const reorg = await weftInProcess(['follow', '--url', url, '--depth', '0', '--chain', '0', '--count', '1'], {
+      signal: AbortSignal.timeout(20_000),
+    })
     t.equal(reorg.code, 0)
   })
 
@@ -200,15 +260,41 @@ t.test('the weft command run as a user would', async (t) => {
 
   t.test('mirror prints its page and synced events and draws progress only on a terminal', async (t) => {
     const data = freshFolder(t)
-    const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 80, cursorTo: () => true, clearLine: () => true, moveCursor: () => true })
+    const stderr = Object.assign(new PassThrough(), {
+      isTTY: true,
+      columns: 80,
+      cursorTo: () => true,
+      clearLine: () => true,
+      moveCursor: () => true,
+    })
     let drawn = ''
     stderr.on('data', (chunk: Buffer) => (drawn += chunk))
     const stdout = new PassThrough()
     let out = ''
     stdout.on('data', (chunk: Buffer) => (out += chunk))
-    const code = await runCli(['mirror', '--from', url, '--data', data, '--once', '--page-size', '100', '--resume-margin', '2', '--validate', '--network', 'development'], { stdout, stderr })
+    const code = await runCli(
+      [
+        'mirror',
+        '--from',
+        url,
+        '--data',
+        data,
+        '--once',
+        '--page-size',
+        '100',
+        '--resume-margin',
+        '2',
+        '--validate',
+        '--network',
+        'development',
+      ],
+      { stdout, stderr },
+    )
     t.equal(code, 0)
-    const events = out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { event: string })
+    const events = out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { event: string })
     t.equal(events.at(-1)?.event, 'synced')
     t.ok(events.some((e) => e.event === 'page'))
     t.match(drawn, /mirror \[/, 'a progress bar was drawn on the terminal')

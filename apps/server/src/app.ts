@@ -1,6 +1,6 @@
 import Router from '@koa/router'
-import Koa from 'koa'
 import type { Middleware } from 'koa'
+import Koa from 'koa'
 import type { Logger } from 'pino'
 import { registerChainRoutes } from './chain-routes.js'
 import { commonHeaders } from './common-headers.js'

@@ -99,17 +99,23 @@ export class BranchContinuations {
     if (this.#timer !== undefined) return
     const oldest = this.#entries.values().next().value
     if (oldest === undefined) return
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined
-      this.#sweep()
-      this.#schedule()
-    }, Math.max(0, oldest.expires - Date.now())).unref()
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined
+        this.#sweep()
+        this.#schedule()
+      },
+      Math.max(0, oldest.expires - Date.now()),
+    ).unref()
   }
 
   #end(walk: SuspendedWalk): void {
     // A walk that fails while ending has nothing left to answer: its error has no one to go to.
     const ending: Promise<void> = Promise.resolve(walk.iterator.return?.())
-      .then(() => undefined, () => undefined)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
       .finally(() => this.#ending.delete(ending))
     this.#ending.add(ending)
   }

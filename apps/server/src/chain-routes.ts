@@ -1,5 +1,6 @@
-import { decodeHash, encodeHash, headerJsonForProfile, isHashText } from '@weft/block'
 import type Router from '@koa/router'
+import { headerJsonForProfile } from '@weft/block'
+import { decodeHash, encodeHash, isHashText } from '@weft/hash-text'
 import { InvalidHashParameterError, KeyNotFoundError, MethodNotAllowedError } from './errors.js'
 import { contentTypes, negotiate, type Representation } from './negotiation.js'
 import type { NodeContext } from './node-context.js'
@@ -25,7 +26,7 @@ export function registerChainRoutes(router: Router, node: NodeContext, base: str
 
   router.get(`${base}/chain/:chain/block`, async (ctx) => {
     negotiate(ctx.get('accept') || undefined)
-    const chain = chainParam(node, ctx, ctx.params['chain'])
+    const chain = chainParam(node, ctx, ctx.params.chain)
     const query = parsePageQuery(ctx.query)
     const page = await readAscendingPage(node, chain, query, BLOCK_PAGE_CAP)
     // Full-block bytes start with the header, so the first version key is the header's.
@@ -35,26 +36,33 @@ export function registerChainRoutes(router: Router, node: NodeContext, base: str
 
   router.post(`${base}/chain/:chain/block/branch`, async (ctx) => {
     negotiate(ctx.get('accept') || undefined)
-    const chain = chainParam(node, ctx, ctx.params['chain'])
+    const chain = chainParam(node, ctx, ctx.params.chain)
     const query = parsePageQuery(ctx.query)
     const bounds = parseBounds(await readJsonBody(ctx.req, node.config.bodyLimit))
     const page = await readBranchPage(node, chain, query, bounds, BLOCK_PAGE_CAP)
     const blocks = await node.store.getBlocksJson(page.items.map((ref) => ref.hash))
-    writePage(node, ctx, blocks.map((block) => forProfile(present(block))), page.next)
+    writePage(
+      node,
+      ctx,
+      blocks.map((block) => forProfile(present(block))),
+      page.next,
+    )
   })
 
   router.get(`${base}/chain/:chain/header`, async (ctx) => {
     const representation = negotiate(ctx.get('accept') || undefined, headerOffers)
-    const chain = chainParam(node, ctx, ctx.params['chain'])
+    const chain = chainParam(node, ctx, ctx.params.chain)
     const query = parsePageQuery(ctx.query)
     const page = await readAscendingPage(node, chain, query, BLOCK_PAGE_CAP)
-    const items = page.items.map((item) => (representation === 'header-object' ? forProfile(item.headerJson) : quoted(item.headerBinary.toString('base64url'))))
+    const items = page.items.map((item) =>
+      representation === 'header-object' ? forProfile(item.headerJson) : quoted(item.headerBinary.toString('base64url')),
+    )
     writePage(node, ctx, items, page.next, contentTypes[representation])
   })
 
   router.post(`${base}/chain/:chain/header/branch`, async (ctx) => {
     const representation = negotiate(ctx.get('accept') || undefined, headerOffers)
-    const chain = chainParam(node, ctx, ctx.params['chain'])
+    const chain = chainParam(node, ctx, ctx.params.chain)
     const query = parsePageQuery(ctx.query)
     const bounds = parseBounds(await readJsonBody(ctx.req, node.config.bodyLimit))
     const page = await readBranchPage(node, chain, query, bounds, BLOCK_PAGE_CAP)
@@ -68,11 +76,11 @@ export function registerChainRoutes(router: Router, node: NodeContext, base: str
   })
 
   router.get(`${base}/chain/:chain/header/:hash`, async (ctx) => {
-    const hashText = ctx.params['hash'] ?? ''
+    const hashText = ctx.params.hash ?? ''
     // `header/branch` is a POST-only path that the `:hash` pattern also matches.
     if (hashText === 'branch') throw new MethodNotAllowedError(ctx.method, ['POST', 'OPTIONS'])
     const representation = negotiate(ctx.get('accept') || undefined, ['json', 'header-object', 'binary'])
-    const chain = chainParam(node, ctx, ctx.params['chain'])
+    const chain = chainParam(node, ctx, ctx.params.chain)
     const hash = hashParam(hashText)
     const stored = await node.store.getStoredHeader(hash)
     if (stored === undefined || stored.header.chainId !== chain) throw new KeyNotFoundError('BLOCK_NOT_FOUND', encodeHash(hash), 'Block')
@@ -83,19 +91,29 @@ export function registerChainRoutes(router: Router, node: NodeContext, base: str
 
   router.get(`${base}/chain/:chain/hash`, async (ctx) => {
     negotiate(ctx.get('accept') || undefined)
-    const chain = chainParam(node, ctx, ctx.params['chain'])
+    const chain = chainParam(node, ctx, ctx.params.chain)
     const query = parsePageQuery(ctx.query)
     const page = await readAscendingPage(node, chain, query, HASH_PAGE_CAP)
-    writePage(node, ctx, page.items.map((item) => quoted(encodeHash(item.hash))), page.next)
+    writePage(
+      node,
+      ctx,
+      page.items.map((item) => quoted(encodeHash(item.hash))),
+      page.next,
+    )
   })
 
   router.post(`${base}/chain/:chain/hash/branch`, async (ctx) => {
     negotiate(ctx.get('accept') || undefined)
-    const chain = chainParam(node, ctx, ctx.params['chain'])
+    const chain = chainParam(node, ctx, ctx.params.chain)
     const query = parsePageQuery(ctx.query)
     const bounds = parseBounds(await readJsonBody(ctx.req, node.config.bodyLimit))
     const page = await readBranchPage(node, chain, query, bounds, HASH_PAGE_CAP)
-    writePage(node, ctx, page.items.map((ref) => quoted(encodeHash(ref.hash))), page.next)
+    writePage(
+      node,
+      ctx,
+      page.items.map((ref) => quoted(encodeHash(ref.hash))),
+      page.next,
+    )
   })
 }
 

@@ -62,14 +62,22 @@ export function resolveConfig(options: ServerOptions): ServerConfig {
     network,
     devnet: options.devnet ?? (network === 'development' || network === 'test-singleton'),
   }
-  if (!networkNames.includes(config.network)) throw new InvalidConfigError(`Expected network to be one of ${networkNames.join(', ')}, received ${JSON.stringify(config.network)}`)
-  if (!profileNames.includes(config.profile)) throw new InvalidConfigError(`Expected profile to be spec or chainweb, received ${JSON.stringify(config.profile)}`)
-  if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) throw new InvalidConfigError(`Expected port to be an integer from 0 to 65535, received ${config.port}`)
-  if (config.blockDelay !== undefined && !(config.blockDelay > 0 && Number.isFinite(config.blockDelay))) throw new InvalidConfigError(`Expected block delay to be a positive number of seconds, received ${config.blockDelay}`)
-  if (!(config.forkRate >= 0 && config.forkRate <= 1)) throw new InvalidConfigError(`Expected fork rate to be from 0 to 1, received ${config.forkRate}`)
-  if (!(config.keepAlive >= 0 && Number.isFinite(config.keepAlive))) throw new InvalidConfigError(`Expected keep-alive to be a non-negative number of seconds, received ${config.keepAlive}`)
-  if (!logLevels.includes(config.logLevel)) throw new InvalidConfigError(`Expected log level to be one of ${logLevels.join(', ')}, received ${JSON.stringify(config.logLevel)}`)
-  if (config.serviceDate !== undefined && Number.isNaN(Date.parse(config.serviceDate))) throw new InvalidConfigError(`Expected service date to be an ISO 8601 date-time, received ${JSON.stringify(config.serviceDate)}`)
+  if (!networkNames.includes(config.network))
+    throw new InvalidConfigError(`Expected network to be one of ${networkNames.join(', ')}, received ${JSON.stringify(config.network)}`)
+  if (!profileNames.includes(config.profile))
+    throw new InvalidConfigError(`Expected profile to be spec or chainweb, received ${JSON.stringify(config.profile)}`)
+  if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535)
+    throw new InvalidConfigError(`Expected port to be an integer from 0 to 65535, received ${config.port}`)
+  if (config.blockDelay !== undefined && !(config.blockDelay > 0 && Number.isFinite(config.blockDelay)))
+    throw new InvalidConfigError(`Expected block delay to be a positive number of seconds, received ${config.blockDelay}`)
+  if (!(config.forkRate >= 0 && config.forkRate <= 1))
+    throw new InvalidConfigError(`Expected fork rate to be from 0 to 1, received ${config.forkRate}`)
+  if (!(config.keepAlive >= 0 && Number.isFinite(config.keepAlive)))
+    throw new InvalidConfigError(`Expected keep-alive to be a non-negative number of seconds, received ${config.keepAlive}`)
+  if (!logLevels.includes(config.logLevel))
+    throw new InvalidConfigError(`Expected log level to be one of ${logLevels.join(', ')}, received ${JSON.stringify(config.logLevel)}`)
+  if (config.serviceDate !== undefined && Number.isNaN(Date.parse(config.serviceDate)))
+    throw new InvalidConfigError(`Expected service date to be an ISO 8601 date-time, received ${JSON.stringify(config.serviceDate)}`)
   return config
 }
 
@@ -91,23 +99,50 @@ const flagSpecs: readonly FlagSpec[] = [
   { flag: 'data', env: 'WEFT_DATA', kind: 'string', help: 'folder of the chain store (default ./data)' },
   { flag: 'network', env: 'WEFT_NETWORK', kind: 'string', help: `${networkNames.join(' | ')} (default development)` },
   { flag: 'profile', env: 'WEFT_PROFILE', kind: 'string', help: 'spec | chainweb (default spec)' },
-  { flag: 'devnet', env: 'WEFT_DEVNET', kind: 'boolean', help: 'run the block producer (default on for development and test-singleton); --no-devnet turns it off' },
-  { flag: 'block-delay', env: 'WEFT_BLOCK_DELAY', kind: 'number', help: "producer's seconds between blocks of a chain, fractions allowed (default: the network's)" },
+  {
+    flag: 'devnet',
+    env: 'WEFT_DEVNET',
+    kind: 'boolean',
+    help: 'run the block producer (default on for development and test-singleton); --no-devnet turns it off',
+  },
+  {
+    flag: 'block-delay',
+    env: 'WEFT_BLOCK_DELAY',
+    kind: 'number',
+    help: "producer's seconds between blocks of a chain, fractions allowed (default: the network's)",
+  },
   { flag: 'fork-rate', env: 'WEFT_FORK_RATE', kind: 'number', help: "producer's fork probability per block, 0 to 1 (default 0.05)" },
-  { flag: 'service-date', env: 'WEFT_SERVICE_DATE', kind: 'string', help: 'nodeServiceDate of /info, ISO 8601 (default 90 days after start)' },
+  {
+    flag: 'service-date',
+    env: 'WEFT_SERVICE_DATE',
+    kind: 'string',
+    help: 'nodeServiceDate of /info, ISO 8601 (default 90 days after start)',
+  },
   { flag: 'log-level', env: 'WEFT_LOG_LEVEL', kind: 'string', help: `${logLevels.join(' | ')} (default info)` },
-  { flag: 'keep-alive', env: 'WEFT_KEEP_ALIVE', kind: 'number', help: 'idle seconds before an event-stream keep-alive comment, 0 disables (default 15)' },
+  {
+    flag: 'keep-alive',
+    env: 'WEFT_KEEP_ALIVE',
+    kind: 'number',
+    help: 'idle seconds before an event-stream keep-alive comment, 0 disables (default 15)',
+  },
 ]
 
 /** The text `weft-server --help` prints. */
 export function helpText(): string {
-  const lines = ['Usage: weft-server [options]', '', 'Weft: a read-only query node for a chainweb network.', '', 'Options (each also an environment variable):']
+  const lines = [
+    'Usage: weft-server [options]',
+    '',
+    'Weft: a read-only query node for a chainweb network.',
+    '',
+    'Options (each also an environment variable):',
+  ]
   for (const spec of flagSpecs) {
-    const name = spec.kind === 'boolean' ? `--${spec.flag} / --no-${spec.flag}` : `--${spec.flag} <${spec.kind === 'number' ? 'n' : 'value'}>`
+    const name =
+      spec.kind === 'boolean' ? `--${spec.flag} / --no-${spec.flag}` : `--${spec.flag} <${spec.kind === 'number' ? 'n' : 'value'}>`
     lines.push(`  ${name.padEnd(30)} ${spec.env.padEnd(18)} ${spec.help}`)
   }
   lines.push(`  ${'--help'.padEnd(30)} ${''.padEnd(18)} print this text`)
-  return lines.join('\n') + '\n'
+  return `${lines.join('\n')}\n`
 }
 
 /** What the command line asks for: help, or a configuration. */
@@ -128,7 +163,7 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   } catch (error) {
     throw new InvalidConfigError(`${(error as Error).message}; see --help`, { cause: error })
   }
-  if (values['help'] === true) return { help: true }
+  if (values.help === true) return { help: true }
   const result: Record<string, unknown> = {}
   for (const spec of flagSpecs) {
     const key = spec.flag.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())
@@ -151,6 +186,7 @@ function convert(spec: FlagSpec, raw: string | boolean): string | number | boole
   const text = String(raw)
   if (spec.kind === 'string') return text
   const value = Number(text)
-  if (text.trim() === '' || !Number.isFinite(value)) throw new InvalidConfigError(`Expected --${spec.flag} (${spec.env}) to be a number, received ${JSON.stringify(text)}`)
+  if (text.trim() === '' || !Number.isFinite(value))
+    throw new InvalidConfigError(`Expected --${spec.flag} (${spec.env}) to be a number, received ${JSON.stringify(text)}`)
   return value
 }

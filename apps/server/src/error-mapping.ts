@@ -1,7 +1,14 @@
 import { STATUS_CODES } from 'node:http'
 import type { Context, Middleware } from 'koa'
 import type { Logger } from 'pino'
-import { InvalidCursorError, InvalidMaxheightError, KeyNotFoundError, MethodNotAllowedError, RouteNotFoundError, ServerError } from './errors.js'
+import {
+  InvalidCursorError,
+  InvalidMaxheightError,
+  KeyNotFoundError,
+  MethodNotAllowedError,
+  RouteNotFoundError,
+  ServerError,
+} from './errors.js'
 import type { ProfileRules } from './profiles.js'
 
 /** Status of an error in a profile: malformed cursors and maxheights differ by profile. */
@@ -23,7 +30,7 @@ export function writeError(ctx: Context, error: ServerError, rules: ProfileRules
     ctx.body = Buffer.from(JSON.stringify(problem))
     ctx.set('content-type', 'application/problem+json;charset=utf-8')
   } else {
-    ctx.body = Buffer.from(error.message + '\n')
+    ctx.body = Buffer.from(`${error.message}\n`)
     ctx.set('content-type', 'text/plain;charset=utf-8')
   }
 }

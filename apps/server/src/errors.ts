@@ -44,21 +44,36 @@ export class PayloadTooLargeError extends ServerError {
 /** A POST body that is not declared as application/json. */
 export class UnsupportedMediaTypeError extends ServerError {
   constructor(received: string | undefined, options?: ErrorOptions) {
-    super('UNSUPPORTED_MEDIA_TYPE', 415, `Expected content-type application/json, received ${received === undefined ? 'none' : JSON.stringify(received)}`, options)
+    super(
+      'UNSUPPORTED_MEDIA_TYPE',
+      415,
+      `Expected content-type application/json, received ${received === undefined ? 'none' : JSON.stringify(received)}`,
+      options,
+    )
   }
 }
 
 /** A query parameter (`limit`, `minheight`, ...) that is not a non-negative integer. */
 export class InvalidQueryError extends ServerError {
   constructor(name: string, received: unknown, options?: ErrorOptions) {
-    super('INVALID_QUERY', 400, `Expected query parameter ${name} to be a non-negative integer, received ${JSON.stringify(received)}`, options)
+    super(
+      'INVALID_QUERY',
+      400,
+      `Expected query parameter ${name} to be a non-negative integer, received ${JSON.stringify(received)}`,
+      options,
+    )
   }
 }
 
 /** `maxheight` malformed: the contract answers 404 in the spec profile, 400 in the chainweb one. */
 export class InvalidMaxheightError extends ServerError {
   constructor(received: unknown, options?: ErrorOptions) {
-    super('INVALID_MAXHEIGHT', 404, `Expected query parameter maxheight to be a non-negative integer, received ${JSON.stringify(received)}`, options)
+    super(
+      'INVALID_MAXHEIGHT',
+      404,
+      `Expected query parameter maxheight to be a non-negative integer, received ${JSON.stringify(received)}`,
+      options,
+    )
   }
 }
 

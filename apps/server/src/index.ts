@@ -1,11 +1,14 @@
-export { startServer, nodeVersion, type RunningServer } from './server.js'
-export { runCli, type CliIo } from './run-cli.js'
 export { createApp } from './app.js'
-export { defaultConfig, helpText, parseCommandLine, resolveConfig, type CommandLine, type NetworkName, type ServerConfig, type ServerOptions } from './config.js'
-export { basePath, profiles, type ProfileName, type ProfileRules } from './profiles.js'
-export { EventHub, eventFrame, keepAliveFrame, type EventHubOptions } from './event-hub.js'
-export { negotiate, contentTypes, type Representation } from './negotiation.js'
-export { openApiDocument } from './openapi.js'
+export {
+  type CommandLine,
+  defaultConfig,
+  helpText,
+  type NetworkName,
+  parseCommandLine,
+  resolveConfig,
+  type ServerConfig,
+  type ServerOptions,
+} from './config.js'
 export {
   InvalidBodyError,
   InvalidConfigError,
@@ -23,3 +26,9 @@ export {
   TooManyBoundsError,
   UnsupportedMediaTypeError,
 } from './errors.js'
+export { EventHub, type EventHubOptions, eventFrame, keepAliveFrame } from './event-hub.js'
+export { contentTypes, negotiate, type Representation } from './negotiation.js'
+export { openApiDocument } from './openapi.js'
+export { basePath, type ProfileName, type ProfileRules, profiles } from './profiles.js'
+export { type CliIo, runCli } from './run-cli.js'
+export { nodeVersion, type RunningServer, startServer } from './server.js'

@@ -27,7 +27,13 @@ function parseAccept(accept: string): MediaRange[] {
     for (const rawParam of rawParams) {
       const eq = rawParam.indexOf('=')
       const name = (eq < 0 ? rawParam : rawParam.slice(0, eq)).trim().toLowerCase()
-      const value = eq < 0 ? '' : rawParam.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1')
+      const value =
+        eq < 0
+          ? ''
+          : rawParam
+              .slice(eq + 1)
+              .trim()
+              .replace(/^"(.*)"$/, '$1')
       if (name === '') continue
       // q is a weight, not a parameter of the media type: it never makes a range unacceptable by itself.
       if (name === 'q') q = Number(value)
@@ -71,7 +77,10 @@ export function negotiate(accept: string | undefined, offers: readonly Represent
     if (wanted === 'json' && (range.type === '*/*' || range.type === 'application/*')) return first
     if (wanted !== undefined && offers.includes(wanted)) return wanted
   }
-  throw new NotAcceptableError(accept, offers.map((offer) => contentTypes[offer]))
+  throw new NotAcceptableError(
+    accept,
+    offers.map((offer) => contentTypes[offer]),
+  )
 }
 
 /** Throws UnsupportedMediaTypeError unless the content type is application/json (parameters allowed). */

@@ -1,7 +1,7 @@
 import type { Network } from '@weft/block'
 import type { ChainStore } from '@weft/store'
-import type { ServerConfig } from './config.js'
 import type { BranchContinuations } from './branch-continuations.js'
+import type { ServerConfig } from './config.js'
 import type { EventHub } from './event-hub.js'
 import type { InFlight } from './in-flight.js'
 import type { ProfileRules } from './profiles.js'

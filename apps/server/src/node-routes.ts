@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import { chainsAt, encodeHash, encodeU256, genesisHeight } from '@weft/block'
-import { ancestorAt } from '@weft/traversal'
 import type Router from '@koa/router'
+import { chainsAt, encodeU256, genesisHeight } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
+import { ancestorAt } from '@weft/traversal'
 import { negotiate } from './negotiation.js'
 import type { NodeContext } from './node-context.js'
 import { writeJson } from './paging.js'
@@ -39,7 +40,12 @@ export function nodeInfo(node: NodeContext): Record<string, unknown> {
 /** The /cut object; with `maxheight`, every head is replaced by its ancestor at maxheight / chains. */
 export async function readCut(node: NodeContext, maxheight: number | undefined): Promise<Record<string, unknown>> {
   const heads = [...node.store.cut().entries()].sort(([a], [b]) => a - b)
-  let entries: Array<{ chain: number; hash: Buffer; height: number; weight: bigint }> = heads.map(([chain, head]) => ({ chain, hash: head.hash, height: head.height, weight: head.weight }))
+  let entries: Array<{ chain: number; hash: Buffer; height: number; weight: bigint }> = heads.map(([chain, head]) => ({
+    chain,
+    hash: head.hash,
+    height: head.height,
+    weight: head.weight,
+  }))
   if (maxheight !== undefined) {
     const chainCount = node.network.graphs[0]?.graph.size ?? 1
     const limit = Math.floor(maxheight / chainCount)
@@ -56,7 +62,9 @@ export async function readCut(node: NodeContext, maxheight: number | undefined):
   }
   const hashes: Record<string, { height: number; hash: string }> = {}
   for (const entry of entries) hashes[String(entry.chain)] = { height: entry.height, hash: encodeHash(entry.hash) }
-  const id = createHash('sha512-256').update(Buffer.concat(entries.map((entry) => entry.hash))).digest('base64url')
+  const id = createHash('sha512-256')
+    .update(Buffer.concat(entries.map((entry) => entry.hash)))
+    .digest('base64url')
   return {
     hashes,
     origin: null,

@@ -1,11 +1,11 @@
-import { ascendingPage, formatCursor, resolveLimit, type Cursor } from '@weft/cursor'
-import { decodeHash, encodeHash, isHashText } from '@weft/block'
+import { ascendingPage, type Cursor, formatCursor, resolveLimit } from '@weft/cursor'
+import { decodeHash, encodeHash, isHashText } from '@weft/hash-text'
 import type { RangeItem } from '@weft/store'
 import { branch, type HeaderRef } from '@weft/traversal'
 import type { Context } from 'koa'
 import { InvalidBodyError, KeyNotFoundError, NoMatchingBlocksError, RouteNotFoundError, TooManyBoundsError } from './errors.js'
-import type { NodeContext } from './node-context.js'
 import { contentTypes } from './negotiation.js'
+import type { NodeContext } from './node-context.js'
 import type { PageQuery } from './query.js'
 
 /** Most distinct bounds of each kind in a branch body. */
@@ -53,7 +53,8 @@ export interface ParsedBounds {
 
 /** Checks a branch body `{"lower": [...], "upper": [...]}` (both optional, null means empty). */
 export function parseBounds(body: unknown): ParsedBounds {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidBodyError('Expected a JSON object {"lower": [hash...], "upper": [hash...]}')
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new InvalidBodyError('Expected a JSON object {"lower": [hash...], "upper": [hash...]}')
   const record = body as Record<string, unknown>
   const read = (key: 'upper' | 'lower'): Buffer[] => {
     const value = record[key]
@@ -61,7 +62,10 @@ export function parseBounds(body: unknown): ParsedBounds {
     if (!Array.isArray(value)) throw new InvalidBodyError(`Expected ${key} to be an array of block hashes or null`)
     const seen = new Map<string, Buffer>()
     for (const entry of value as unknown[]) {
-      if (typeof entry !== 'string' || !isHashText(entry)) throw new InvalidBodyError(`Expected every ${key} bound to be a block hash (43 base64url characters), received ${JSON.stringify(entry)?.slice(0, 80)}`)
+      if (typeof entry !== 'string' || !isHashText(entry))
+        throw new InvalidBodyError(
+          `Expected every ${key} bound to be a block hash (43 base64url characters), received ${JSON.stringify(entry)?.slice(0, 80)}`,
+        )
       const hash = decodeHash(entry)
       seen.set(hash.toString('hex'), hash)
     }
@@ -73,7 +77,11 @@ export function parseBounds(body: unknown): ParsedBounds {
 
 // Everything that defines a walk, so that a walk kept under it is the walk a re-walk would do.
 function walkKey(chain: number, query: PageQuery, bounds: ParsedBounds): string {
-  const hex = (hashes: readonly Buffer[]): string => hashes.map((hash) => hash.toString('hex')).sort().join(',')
+  const hex = (hashes: readonly Buffer[]): string =>
+    hashes
+      .map((hash) => hash.toString('hex'))
+      .sort()
+      .join(',')
   return `${chain} ${hex(bounds.upper)} ${hex(bounds.lower)} ${query.minheight ?? '-'} ${query.maxheight ?? '-'} `
 }
 
@@ -82,7 +90,13 @@ function walkKey(chain: number, query: PageQuery, bounds: ParsedBounds): string 
  * A page that ends with a `next` cursor keeps its walk in `node.branchWalks`, and a request coming back with
  * that cursor (same chain, bounds and heights) continues it instead of walking down from the bounds again.
  */
-export async function readBranchPage(node: NodeContext, chain: number, query: PageQuery, bounds: ParsedBounds, cap: number): Promise<StoredPage<HeaderRef>> {
+export async function readBranchPage(
+  node: NodeContext,
+  chain: number,
+  query: PageQuery,
+  bounds: ParsedBounds,
+  cap: number,
+): Promise<StoredPage<HeaderRef>> {
   const { cursor } = query
   const limit = resolveLimit(query.limit ?? cap, cap)
   const key = walkKey(chain, query, bounds)
@@ -120,7 +134,15 @@ export async function readBranchPage(node: NodeContext, chain: number, query: Pa
     }
     return { items: [], next: null }
   }
-  return await readWalkPage(node, keepable ? key : undefined, walk, undefined, limit, cursor !== undefined && !cursor.inclusive ? cursor.hash : undefined, cursor)
+  return await readWalkPage(
+    node,
+    keepable ? key : undefined,
+    walk,
+    undefined,
+    limit,
+    cursor !== undefined && !cursor.inclusive ? cursor.hash : undefined,
+    cursor,
+  )
 }
 
 /**
@@ -177,8 +199,10 @@ async function readWalkPage(
 export function translateLookupError(error: unknown, cursor: Cursor | undefined): unknown {
   const code = (error as { code?: unknown } | null)?.code
   const hash = (error as { hash?: unknown }).hash
-  if (code === 'CURSOR_NOT_FOUND') return new KeyNotFoundError('CURSOR_NOT_FOUND', cursor === undefined ? '' : encodeHash(cursor.hash), 'Cursor block', { cause: error })
-  if (code === 'BLOCK_NOT_FOUND' && hash instanceof Uint8Array) return new KeyNotFoundError('BLOCK_NOT_FOUND', encodeHash(hash), 'Upper bound', { cause: error })
+  if (code === 'CURSOR_NOT_FOUND')
+    return new KeyNotFoundError('CURSOR_NOT_FOUND', cursor === undefined ? '' : encodeHash(cursor.hash), 'Cursor block', { cause: error })
+  if (code === 'BLOCK_NOT_FOUND' && hash instanceof Uint8Array)
+    return new KeyNotFoundError('BLOCK_NOT_FOUND', encodeHash(hash), 'Upper bound', { cause: error })
   return error
 }
 
@@ -186,7 +210,13 @@ const pageClose = Buffer.from(']')
 const comma = Buffer.from(',')
 
 /** Writes `{"limit":n,"items":[...],"next":...}` from already serialised items; an empty final page follows the profile. */
-export function writePage(node: NodeContext, ctx: Context, items: readonly Buffer[], next: string | null, contentType: string = contentTypes.json): void {
+export function writePage(
+  node: NodeContext,
+  ctx: Context,
+  items: readonly Buffer[],
+  next: string | null,
+  contentType: string = contentTypes.json,
+): void {
   if (items.length === 0 && next === null && node.rules.noMatch === 'problem-404') throw new NoMatchingBlocksError()
   const parts: Buffer[] = [Buffer.from(`{"limit":${items.length},"items":[`)]
   items.forEach((item, index) => {

@@ -1,5 +1,5 @@
 import type { ParsedUrlQuery } from 'node:querystring'
-import { parseCursor, type Cursor } from '@weft/cursor'
+import { type Cursor, parseCursor } from '@weft/cursor'
 import { InvalidCursorError, InvalidMaxheightError, InvalidQueryError } from './errors.js'
 
 /** The paging query of GET block, header and hash, and of their branch POSTs, checked. */

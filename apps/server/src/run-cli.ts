@@ -1,5 +1,5 @@
 import { helpText, parseCommandLine } from './config.js'
-import { startServer, type RunningServer } from './server.js'
+import { type RunningServer, startServer } from './server.js'
 
 /** What the command needs from its process: output, signals and exit (injected so tests run it in-process). */
 export interface CliIo {
@@ -14,7 +14,11 @@ export interface CliIo {
  * first line, and shuts down cleanly on SIGINT or SIGTERM. Resolves with the running node (or
  * undefined after --help or an error, with the exit code already given to `io.exit`).
  */
-export async function runCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: CliIo): Promise<RunningServer | undefined> {
+export async function runCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: CliIo,
+): Promise<RunningServer | undefined> {
   let running: RunningServer
   try {
     const commandLine = parseCommandLine(argv, env)
@@ -30,7 +34,9 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
     return undefined
   }
   const { config } = running
-  io.stdout(`Weft node (${config.network}, ${config.profile} profile${config.devnet ? ', devnet producer on' : ''}) listening on ${running.url}\n`)
+  io.stdout(
+    `Weft node (${config.network}, ${config.profile} profile${config.devnet ? ', devnet producer on' : ''}) listening on ${running.url}\n`,
+  )
   let stopping = false
   const stop = (signal: string): void => {
     if (stopping) return

@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http'
 import { readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
-import { openStore, type ChainStore } from '@weft/store'
-import { pino, type Logger } from 'pino'
+import { type ChainStore, openStore } from '@weft/store'
+import { type Logger, pino } from 'pino'
 import { createApp } from './app.js'
 import { BranchContinuations } from './branch-continuations.js'
 import { resolveConfig, type ServerConfig, type ServerOptions } from './config.js'
@@ -32,7 +32,8 @@ export interface RunningServer {
 export const CLOSE_GRACE_MS = 2000
 
 /** The node software's version: the package's own. */
-export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version
 
 // Without a configured date, the next service date is 90 days after start, at midnight UTC.
 function defaultServiceDate(now: Date): string {
@@ -81,7 +82,13 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     await store.close()
     throw error
   }
-  const producer = config.devnet ? createProducer(store, { blockDelay: config.blockDelay ?? network.blockDelay, forkRate: config.forkRate, onError: (error) => log.error({ err: error }, 'the devnet producer stopped') }) : undefined
+  const producer = config.devnet
+    ? createProducer(store, {
+        blockDelay: config.blockDelay ?? network.blockDelay,
+        forkRate: config.forkRate,
+        onError: (error) => log.error({ err: error }, 'the devnet producer stopped'),
+      })
+    : undefined
   producer?.start()
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {

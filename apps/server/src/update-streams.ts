@@ -1,7 +1,7 @@
-import { headerJsonForProfile, powHashHex, targetHex, type Header } from '@weft/block'
-import type { StoreEvent } from '@weft/store'
 import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
+import { type Header, headerJsonForProfile, powHashHex, targetHex } from '@weft/block'
+import type { StoreEvent } from '@weft/store'
 import type { Logger } from 'pino'
 import { eventFrame } from './event-hub.js'
 import type { NodeContext } from './node-context.js'
@@ -44,7 +44,8 @@ export function feedUpdateStreams(node: NodeContext, logger: Logger): () => Prom
           if (stopped) return
           try {
             const payload = await node.store.getPayloadJson(header.payloadHash)
-            if (payload !== undefined) node.blockUpdates.publish(eventFrame(EVENT_NAME, [headerPart, ',"payloadWithOutputs":', payload, '}']))
+            if (payload !== undefined)
+              node.blockUpdates.publish(eventFrame(EVENT_NAME, [headerPart, ',"payloadWithOutputs":', payload, '}']))
           } catch (error) {
             if (!stopped) logger.error({ err: error }, 'reading a payload for /block/updates failed')
           }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import { request } from 'node:http'
+import { decodeU256, getNetwork } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
 import t, { type Test } from 'tap'
-import { decodeU256, encodeHash, getNetwork } from '@weft/block'
 import { peerAddress } from '../src/common-headers.js'
-import { chainBlocks, filledFolder, postJson, send, sendJson, startNode, type BlockRef, type RawResponse } from './fixtures/node.js'
+import { type BlockRef, chainBlocks, filledFolder, postJson, type RawResponse, send, sendJson, startNode } from './fixtures/node.js'
 
 // One devnet-filled folder (20 chains, with forks) for the whole file: every test opens a node on it in turn.
 const dir = await filledFolder(t, 'development', 200, 0.2)
@@ -11,13 +12,26 @@ const dir = await filledFolder(t, 'development', 200, 0.2)
 // ---- common headers ----
 
 // Sends a request and reports the local port the client used, to compare with x-peer-addr.
-function sendFrom(url: string, method = 'GET', headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string; localPort: number; localAddress: string }> {
+function sendFrom(
+  url: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string; localPort: number; localAddress: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, agent: false }, (res) => {
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (chunk: string) => (text += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, localPort: req.socket?.localPort ?? 0, localAddress: req.socket?.localAddress ?? '' }))
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: text,
+          localPort: req.socket?.localPort ?? 0,
+          localAddress: req.socket?.localAddress ?? '',
+        }),
+      )
     })
     req.on('error', reject)
     req.end(body)
@@ -47,8 +61,20 @@ for (const profile of ['spec', 'chainweb'] as const) {
       ['POST', '/info', {}, undefined, 405],
       ['GET', `${base}/chain/0/block`, { accept: 'text/csv' }, undefined, 406],
       ['POST', `${base}/chain/0/block/branch`, {}, '{}', 415],
-      ['POST', `${base}/chain/0/block/branch`, { 'content-type': 'application/json', 'content-length': String(3 * 1024 * 1024) }, undefined, 413],
-      ['OPTIONS', `${base}/chain/0/block/branch`, { origin: 'http://example.com', 'access-control-request-method': 'POST' }, undefined, 204],
+      [
+        'POST',
+        `${base}/chain/0/block/branch`,
+        { 'content-type': 'application/json', 'content-length': String(3 * 1024 * 1024) },
+        undefined,
+        413,
+      ],
+      [
+        'OPTIONS',
+        `${base}/chain/0/block/branch`,
+        { origin: 'http://example.com', 'access-control-request-method': 'POST' },
+        undefined,
+        204,
+      ],
       ['HEAD', `${base}/chain/0/block`, {}, undefined, 200],
     ]
     for (const [method, path, headers, body, status] of requests) {
@@ -69,21 +95,29 @@ for (const profile of ['spec', 'chainweb'] as const) {
 t.test('preflight OPTIONS names the methods of the path; unknown paths stay 404', async (t) => {
   const server = await startNode(t, { data: dir, network: 'development' })
   const base = `${server.url}/chain/0.0/development`
-  const preflight = await send(`${base}/chain/0/block/branch`, { method: 'OPTIONS', headers: { origin: 'http://example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+  const preflight = await send(`${base}/chain/0/block/branch`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  })
   t.equal(preflight.status, 204)
   t.match(preflight.headers['access-control-allow-methods'], /POST/)
   t.equal(preflight.headers['access-control-allow-headers'], 'content-type')
   t.equal(preflight.headers['access-control-allow-origin'], '*')
   const get = await send(`${base}/chain/0/block`, { method: 'OPTIONS' })
   t.equal(get.status, 204)
-  t.match(get.headers['allow'], /GET, HEAD/)
+  t.match(get.headers.allow, /GET, HEAD/)
   t.equal((await send(`${base}/chain/0/nothing`, { method: 'OPTIONS' })).status, 404)
 })
 
 t.test('HEAD answers like GET with an empty body', async (t) => {
   const server = await startNode(t, { data: dir, network: 'development' })
   const base = `${server.url}/chain/0.0/development`
-  for (const path of ['/health-check', '/info', `${base.replace(server.url, '')}/chain/3/block?limit=4`, `${base.replace(server.url, '')}/cut`]) {
+  for (const path of [
+    '/health-check',
+    '/info',
+    `${base.replace(server.url, '')}/chain/3/block?limit=4`,
+    `${base.replace(server.url, '')}/cut`,
+  ]) {
     const get = await send(server.url + path)
     const head = await send(server.url + path, { method: 'HEAD' })
     t.equal(head.status, 200, `${path}: status`)
@@ -94,7 +128,10 @@ t.test('HEAD answers like GET with an empty body', async (t) => {
   const stream = await send(`${base}/header/updates`, { method: 'HEAD' })
   t.same([stream.status, stream.headers['content-type'], stream.body.length], [200, 'text/event-stream', 0], 'HEAD on the event stream')
   const blocks = await chainBlocks(server, 3)
-  const header = await send(`${base}/chain/3/header/${blocks[1]!.hash}`, { method: 'HEAD', headers: { accept: 'application/octet-stream' } })
+  const header = await send(`${base}/chain/3/header/${blocks[1]!.hash}`, {
+    method: 'HEAD',
+    headers: { accept: 'application/octet-stream' },
+  })
   t.same([header.status, header.body.length, header.headers['content-length']], [200, 0, '318'])
 })
 
@@ -114,7 +151,7 @@ t.test('a wrong method on a known path is 405 with Allow', async (t) => {
   for (const [method, path, allow] of cases) {
     const response = await send(path.startsWith('http') ? path : server.url + path, { method })
     t.equal(response.status, 405, `${method} ${path}`)
-    t.equal(response.headers['allow'], allow, `${method} ${path}: Allow`)
+    t.equal(response.headers.allow, allow, `${method} ${path}: Allow`)
     if (method !== 'HEAD') t.equal(response.headers['content-type'], 'text/plain;charset=utf-8', 'chainweb errors are plain text')
   }
 })
@@ -122,27 +159,52 @@ t.test('a wrong method on a known path is 405 with Allow', async (t) => {
 t.test('Accept values the contract serves, and the ones it refuses', async (t) => {
   const server = await startNode(t, { data: dir, network: 'development' })
   const url = `${server.url}/chain/0.0/development/chain/0/block?limit=1`
-  for (const accept of ['*/*', 'application/*', 'application/json', 'application/json;charset=utf-8', 'application/json; charset=UTF-8', 'text/html, application/json;q=0.9', 'text/html,*/*;q=0.8', '']) {
+  for (const accept of [
+    '*/*',
+    'application/*',
+    'application/json',
+    'application/json;charset=utf-8',
+    'application/json; charset=UTF-8',
+    'text/html, application/json;q=0.9',
+    'text/html,*/*;q=0.8',
+    '',
+  ]) {
     const response = await send(url, { headers: { accept } })
     t.equal(response.status, 200, `Accept: ${accept}`)
     t.equal(response.headers['content-type'], 'application/json;charset=utf-8')
   }
-  for (const accept of ['text/plain', 'application/json;charset=utf-16', 'application/json;profile=x', 'application/octet-stream', '*/*;x=1', 'application/json;q=0', 'application/json;blockheader-encoding=object']) {
+  for (const accept of [
+    'text/plain',
+    'application/json;charset=utf-16',
+    'application/json;profile=x',
+    'application/octet-stream',
+    '*/*;x=1',
+    'application/json;q=0',
+    'application/json;blockheader-encoding=object',
+  ]) {
     const response = await send(url, { headers: { accept } })
     t.equal(response.status, 406, `Accept: ${accept}`)
     t.equal(JSON.parse(response.body.toString()).code, 'NOT_ACCEPTABLE')
   }
-  t.equal((await send(`${server.url}/health-check`, { headers: { accept: 'text/csv' } })).status, 200, 'health-check is not a JSON endpoint')
+  t.equal(
+    (await send(`${server.url}/health-check`, { headers: { accept: 'text/csv' } })).status,
+    200,
+    'health-check is not a JSON endpoint',
+  )
 })
 
 t.test('a body over 2 MiB is 413 whether its length is declared or streamed', async (t) => {
   const server = await startNode(t, { data: dir, network: 'development' })
   const url = new URL(`${server.url}/chain/0.0/development/chain/0/block/branch`)
   const status = await new Promise<number>((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-      res.resume()
-      resolve(res.statusCode ?? 0)
-    })
+    const req = request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      },
+    )
     req.on('error', reject)
     const chunk = Buffer.alloc(256 * 1024, 0x20)
     let sent = 0
@@ -156,9 +218,17 @@ t.test('a body over 2 MiB is 413 whether its length is declared or streamed', as
     pump()
   })
   t.equal(status, 413, 'chunked, no content-length')
-  const declared = await send(url.href, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(2 * 1024 * 1024 + 1, 0x20) })
+  const declared = await send(url.href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.alloc(2 * 1024 * 1024 + 1, 0x20),
+  })
   t.equal(declared.status, 413, 'one byte over the limit')
-  const atLimit = await send(url.href, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat([Buffer.from('{"upper":[]}'), Buffer.alloc(2 * 1024 * 1024 - 12, 0x20)]) })
+  const atLimit = await send(url.href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.concat([Buffer.from('{"upper":[]}'), Buffer.alloc(2 * 1024 * 1024 - 12, 0x20)]),
+  })
   t.equal(atLimit.status, 404, 'exactly 2 MiB is read (and matches nothing)')
 })
 
@@ -199,7 +269,7 @@ t.test('spec profile: every row of the profile table', async (t) => {
   t.equal(parsed.next, null, 'next of the last page is null')
   t.ok('chainVersion' in parsed.items[0].header)
   problemOf(t, await send(`${base}/chain/0/block?minheight=100000`), 404, 'NO_MATCHING_BLOCKS')
-  problemOf(t, (await send(`${base}/chain/0/block?next=exclusive:${tip.hash}&minheight=${tip.height}`)), 404, 'NO_MATCHING_BLOCKS')
+  problemOf(t, await send(`${base}/chain/0/block?next=exclusive:${tip.hash}&minheight=${tip.height}`), 404, 'NO_MATCHING_BLOCKS')
   problemOf(t, await postJsonRaw(`${base}/chain/0/block/branch?minheight=100000`, { upper: [tip.hash] }), 404, 'NO_MATCHING_BLOCKS')
   problemOf(t, await send(`${base}/chain/0/block?next=inclusive:abc`), 404, 'INVALID_CURSOR')
   problemOf(t, await send(`${base}/chain/0/block?next=Inclusive:${tip.hash}`), 404, 'INVALID_CURSOR')
@@ -211,7 +281,12 @@ t.test('spec profile: every row of the profile table', async (t) => {
   problemOf(t, await send(`${base}/chain/0/block?next=inclusive:${chain1[3]!.hash}`), 404, 'CURSOR_NOT_FOUND')
   problemOf(t, await postJsonRaw(`${base}/chain/0/block/branch`, { upper: [unknownHash] }), 404, 'BLOCK_NOT_FOUND')
   problemOf(t, await postJsonRaw(`${base}/chain/0/block/branch`, { upper: [chain1[3]!.hash] }), 404, 'BLOCK_NOT_FOUND')
-  problemOf(t, await postJsonRaw(`${base}/chain/0/block/branch?next=inclusive:${unknownHash}`, { upper: [tip.hash] }), 404, 'CURSOR_NOT_FOUND')
+  problemOf(
+    t,
+    await postJsonRaw(`${base}/chain/0/block/branch?next=inclusive:${unknownHash}`, { upper: [tip.hash] }),
+    404,
+    'CURSOR_NOT_FOUND',
+  )
   problemOf(t, await send(`${base}/chain/0/block?limit=-1`), 400, 'INVALID_QUERY')
   problemOf(t, await send(`${base}/chain/0/block?minheight=1.5`), 400, 'INVALID_QUERY')
   problemOf(t, await postJsonRaw(`${base}/chain/0/block/branch`, { upper: 'x' }), 400, 'INVALID_BODY')
@@ -275,24 +350,52 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const tip = chain0[chain0.length - 1]!.hash
     const malformed = profile === 'spec' ? 404 : 400
     const noMatch = profile === 'spec' ? 404 : 200
-    const huge = '1' + '0'.repeat(40)
+    const huge = `1${'0'.repeat(40)}`
     const getCases: Array<[string, number]> = [
-      ['limit=-1', 400], ['limit=' + huge, 200], ['limit=2.5', 400], ['limit=ten', 400], ['limit=', 400], ['limit=1&limit=2', 400],
-      ['minheight=-1', 400], ['minheight=' + huge, noMatch], ['minheight=0.5', 400], ['minheight=low', 400],
-      ['maxheight=-1', malformed], ['maxheight=' + huge, 200], ['maxheight=3.5', malformed], ['maxheight=high', malformed],
-      ['next=garbage', malformed], ['next=inclusive:', malformed], ['next=inclusive:' + tip.slice(0, 40), malformed], ['next=INCLUSIVE:' + tip, malformed],
-      ['next=inclusive:' + tip + '=', 200], ['next=inclusive:' + unknownHash, 404], ['next=inclusive:' + chain5[2]!.hash, 404],
+      ['limit=-1', 400],
+      [`limit=${huge}`, 200],
+      ['limit=2.5', 400],
+      ['limit=ten', 400],
+      ['limit=', 400],
+      ['limit=1&limit=2', 400],
+      ['minheight=-1', 400],
+      [`minheight=${huge}`, noMatch],
+      ['minheight=0.5', 400],
+      ['minheight=low', 400],
+      ['maxheight=-1', malformed],
+      [`maxheight=${huge}`, 200],
+      ['maxheight=3.5', malformed],
+      ['maxheight=high', malformed],
+      ['next=garbage', malformed],
+      ['next=inclusive:', malformed],
+      [`next=inclusive:${tip.slice(0, 40)}`, malformed],
+      [`next=INCLUSIVE:${tip}`, malformed],
+      [`next=inclusive:${tip}=`, 200],
+      [`next=inclusive:${unknownHash}`, 404],
+      [`next=inclusive:${chain5[2]!.hash}`, 404],
     ]
     for (const [query, status] of getCases) {
       t.equal((await send(`${base}/chain/0/block?${query}`)).status, status, `GET block ?${query.slice(0, 60)}`)
-      t.equal((await postJsonRaw(`${base}/chain/0/block/branch?${query}`, { upper: [tip] })).status, query.startsWith('next=inclusive:' + chain5[2]!.hash) ? 404 : status, `POST branch ?${query.slice(0, 60)}`)
+      t.equal(
+        (await postJsonRaw(`${base}/chain/0/block/branch?${query}`, { upper: [tip] })).status,
+        query.startsWith(`next=inclusive:${chain5[2]!.hash}`) ? 404 : status,
+        `POST branch ?${query.slice(0, 60)}`,
+      )
     }
     for (const chain of ['20', '-1', 'x', '1.0', '00x', '01', '+1']) {
       t.equal((await send(`${base}/chain/${chain}/block`)).status, 404, `chain ${chain}`)
       t.equal((await postJsonRaw(`${base}/chain/${chain}/block/branch`, { upper: [tip] })).status, 404, `branch on chain ${chain}`)
     }
-    t.equal((await send(`${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/mainnet01/chain/0/block`)).status, 404, 'unknown network')
-    t.equal((await send(`${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.1/development/chain/0/block`)).status, 404, 'unknown API version')
+    t.equal(
+      (await send(`${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/mainnet01/chain/0/block`)).status,
+      404,
+      'unknown network',
+    )
+    t.equal(
+      (await send(`${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.1/development/chain/0/block`)).status,
+      404,
+      'unknown API version',
+    )
     const bodies: Array<[string, string | Buffer, number]> = [
       ['invalid JSON', '{"upper": [', 400],
       ['empty body', '', 400],
@@ -304,32 +407,66 @@ for (const profile of ['spec', 'chainweb'] as const) {
       ['a malformed hash', '{"upper": ["abc"]}', 400],
       ['a hash of 44 characters', `{"upper": ["${tip}A"]}`, 400],
       ['33 upper bounds', JSON.stringify({ upper: Array.from({ length: 33 }, (_, i) => encodeHash(Buffer.alloc(32, i))) }), 400],
-      ['33 lower bounds', JSON.stringify({ upper: [tip], lower: Array.from({ length: 33 }, (_, i) => encodeHash(Buffer.alloc(32, i))) }), 400],
+      [
+        '33 lower bounds',
+        JSON.stringify({ upper: [tip], lower: Array.from({ length: 33 }, (_, i) => encodeHash(Buffer.alloc(32, i))) }),
+        400,
+      ],
       ['32 duplicated upper bounds', JSON.stringify({ upper: Array.from({ length: 40 }, () => tip) }), 200],
       ['3 MiB', JSON.stringify({ upper: [tip], pad: 'x'.repeat(3 * 1024 * 1024) }), 413],
     ]
     for (const [what, body, status] of bodies) {
-      t.equal((await send(`${base}/chain/0/block/branch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status, status, what)
+      t.equal(
+        (await send(`${base}/chain/0/block/branch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status,
+        status,
+        what,
+      )
     }
-    const tooMany = await postJsonRaw(`${base}/chain/0/block/branch`, { upper: Array.from({ length: 33 }, (_, i) => encodeHash(Buffer.alloc(32, i))) })
+    const tooMany = await postJsonRaw(`${base}/chain/0/block/branch`, {
+      upper: Array.from({ length: 33 }, (_, i) => encodeHash(Buffer.alloc(32, i))),
+    })
     if (profile === 'spec') t.equal(JSON.parse(tooMany.body.toString()).code, 'TOO_MANY_BOUNDS')
-    t.equal((await send(`${base}/chain/0/block/branch`, { method: 'POST', body: JSON.stringify({ upper: [tip] }) })).status, 415, 'no content type')
-    t.equal((await send(`${base}/chain/0/block/branch`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status, 415, 'text/plain')
-    t.equal((await send(`${base}/chain/0/block/branch`, { method: 'POST', headers: { 'content-type': 'application/json;charset=utf-8' }, body: JSON.stringify({ upper: [tip] }) })).status, 200, 'charset allowed')
+    t.equal(
+      (await send(`${base}/chain/0/block/branch`, { method: 'POST', body: JSON.stringify({ upper: [tip] }) })).status,
+      415,
+      'no content type',
+    )
+    t.equal(
+      (await send(`${base}/chain/0/block/branch`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status,
+      415,
+      'text/plain',
+    )
+    t.equal(
+      (
+        await send(`${base}/chain/0/block/branch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json;charset=utf-8' },
+          body: JSON.stringify({ upper: [tip] }),
+        })
+      ).status,
+      200,
+      'charset allowed',
+    )
     t.equal((await send(`${base}/chain/0/block`, { headers: { accept: 'text/html' } })).status, 406, 'text/html is not acceptable')
     t.equal((await send(`${base}/chain/0/block`, { headers: { accept: 'application/json;charset=latin1' } })).status, 406, 'other charset')
     t.equal((await send(`${base}/chain/0/block`, { headers: { accept: 'application/json;v=2' } })).status, 406, 'other parameters')
-    t.equal((await postJsonRaw(`${base}/chain/0/block/branch`, { upper: [tip] }, true, { accept: 'application/xml' })).status, 406, 'branch: application/xml')
+    t.equal(
+      (await postJsonRaw(`${base}/chain/0/block/branch`, { upper: [tip] }, true, { accept: 'application/xml' })).status,
+      406,
+      'branch: application/xml',
+    )
   })
 }
 
 async function postJsonRaw(url: string, body: unknown, encode = true, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return send(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: encode ? JSON.stringify(body) : String(body) })
+  return send(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: encode ? JSON.stringify(body) : String(body),
+  })
 }
 
-
-
-t.test('an unexpected failure is a 500 in the profile\'s error format, and the node keeps answering', async (t) => {
+t.test("an unexpected failure is a 500 in the profile's error format, and the node keeps answering", async (t) => {
   for (const profile of ['spec', 'chainweb'] as const) {
     const server = await startNode(t, { data: t.testdir(), network: 'test-singleton', profile })
     const base = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/test-singleton`
@@ -337,7 +474,8 @@ t.test('an unexpected failure is a 500 in the profile\'s error format, and the n
     await server.store.close()
     const response = await send(`${base}/chain/0/block`)
     t.equal(response.status, 500)
-    if (profile === 'spec') t.match(JSON.parse(response.body.toString()), { status: 500, code: 'INTERNAL_ERROR', title: 'Internal Server Error' })
+    if (profile === 'spec')
+      t.match(JSON.parse(response.body.toString()), { status: 500, code: 'INTERNAL_ERROR', title: 'Internal Server Error' })
     else t.equal(response.headers['content-type'], 'text/plain;charset=utf-8')
     t.notMatch(response.body.toString(), /closed/i, 'no internal detail leaks')
     t.equal((await send(`${server.url}/health-check`)).status, 200)
@@ -350,22 +488,43 @@ t.test('an unexpected failure is a 500 in the profile\'s error format, and the n
 t.test('health-check answers its fixed text', async (t) => {
   const server = await startNode(t, { data: dir, network: 'development' })
   const response = await send(`${server.url}/health-check`)
-  t.same([response.status, response.headers['content-type'], response.body.toString()], [200, 'text/plain;charset=utf-8', 'Health check OK.\n'])
+  t.same(
+    [response.status, response.headers['content-type'], response.body.toString()],
+    [200, 'text/plain;charset=utf-8', 'Health check OK.\n'],
+  )
 })
 
-t.test('info carries the network facts in the profile\'s units', async (t) => {
+t.test("info carries the network facts in the profile's units", async (t) => {
   const server = await startNode(t, { data: dir, network: 'development', serviceDate: '2030-01-02T00:00:00Z' })
   const info = await sendJson(`${server.url}/info`)
   t.equal(info.headers['content-type'], 'application/json;charset=utf-8')
   const chains = Array.from({ length: 20 }, (_, i) => String(i))
-  t.same(Object.keys(info.json), ['nodeApiVersion', 'nodeBlockDelay', 'nodeChains', 'nodeGenesisHeights', 'nodeGraphHistory', 'nodeHistoricalChains', 'nodeLatestBehaviorHeight', 'nodeNumberOfChains', 'nodePackageVersion', 'nodeServiceDate', 'nodeVersion'])
+  t.same(Object.keys(info.json), [
+    'nodeApiVersion',
+    'nodeBlockDelay',
+    'nodeChains',
+    'nodeGenesisHeights',
+    'nodeGraphHistory',
+    'nodeHistoricalChains',
+    'nodeLatestBehaviorHeight',
+    'nodeNumberOfChains',
+    'nodePackageVersion',
+    'nodeServiceDate',
+    'nodeVersion',
+  ])
   t.same(info.json.nodeChains, chains)
   t.equal(info.json.nodeNumberOfChains, 20)
-  t.same(info.json.nodeGenesisHeights, chains.map((chain) => [chain, 0]))
+  t.same(
+    info.json.nodeGenesisHeights,
+    chains.map((chain) => [chain, 0]),
+  )
   t.equal(info.json.nodeGraphHistory.length, 1)
   t.same(info.json.nodeGraphHistory[0][1][7], [7, [2, 5, 9]])
   t.same(info.json.nodeHistoricalChains, info.json.nodeGraphHistory)
-  t.same([info.json.nodeApiVersion, info.json.nodeVersion, info.json.nodePackageVersion, info.json.nodeServiceDate], ['0.0', 'development', '0.0.0', '2030-01-02T00:00:00Z'])
+  t.same(
+    [info.json.nodeApiVersion, info.json.nodeVersion, info.json.nodePackageVersion, info.json.nodeServiceDate],
+    ['0.0', 'development', '0.0.0', '2030-01-02T00:00:00Z'],
+  )
   const defaulted = await startNode(t, { data: t.testdir(), network: 'test-singleton', profile: 'chainweb' })
   const singleton = await sendJson(`${defaulted.url}/info`)
   t.same([singleton.json.nodeChains, singleton.json.nodeBlockDelay, singleton.json.nodeNumberOfChains], [['0'], 1_000_000, 1])
@@ -377,14 +536,21 @@ t.test('mainnet01 starts from its real genesis blocks, and info follows its grap
   const folders = t.testdir({ mainnet: {}, testnet: {} })
   const server = await startNode(t, { data: `${folders}/mainnet`, network: 'mainnet01' })
   const info = await sendJson(`${server.url}/info`)
-  t.same(info.json.nodeGraphHistory.map((entry: [number, unknown]) => entry[0]), [852054, 0])
+  t.same(
+    info.json.nodeGraphHistory.map((entry: [number, unknown]) => entry[0]),
+    [852054, 0],
+  )
   t.equal(info.json.nodeChains.length, 20, 'the cut reaches the twenty-chain graph (chains 10-19 start there)')
   t.same(info.json.nodeGenesisHeights[10], ['10', 852054])
   const cut = await sendJson(`${server.url}/chain/0.0/mainnet01/cut`)
   t.equal(Object.keys(cut.json.hashes).length, 20)
   t.equal(cut.json.hashes['0'].hash, (await chainBlocks(server, 0))[0]!.hash)
   const limited = await sendJson(`${server.url}/chain/0.0/mainnet01/cut?maxheight=100`)
-  t.same(Object.keys(limited.json.hashes), ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'], 'chains whose genesis lies above the cut height are left out')
+  t.same(
+    Object.keys(limited.json.hashes),
+    ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'],
+    'chains whose genesis lies above the cut height are left out',
+  )
   t.equal(limited.json.height, 0)
   const testnet = await startNode(t, { data: `${folders}/testnet`, network: 'testnet04', profile: 'chainweb' })
   const genesis = await sendJson(`${testnet.url}/chainweb/0.0/testnet04/chain/0/block`)
@@ -407,12 +573,24 @@ t.test('cut lists the best heads; maxheight replaces them by their ancestors', a
     const heads = server.store.cut()
     const chains = [...heads.keys()].sort((a, b) => a - b)
     t.same(Object.keys(cut.json.hashes), chains.map(String))
-    for (const chain of chains) t.same(cut.json.hashes[String(chain)], { height: heads.get(chain)!.height, hash: heads.get(chain)!.hash.toString('base64url') })
+    for (const chain of chains)
+      t.same(cut.json.hashes[String(chain)], { height: heads.get(chain)!.height, hash: heads.get(chain)!.hash.toString('base64url') })
     t.equal(cut.json.origin, null)
     t.equal(cut.json.instance, 'development')
-    t.equal(cut.json.height, chains.reduce((sum, chain) => sum + heads.get(chain)!.height, 0))
-    t.equal(decodeU256(Buffer.from(cut.json.weight, 'base64url')), chains.reduce((sum, chain) => sum + heads.get(chain)!.weight, 0n))
-    t.equal(cut.json.id, createHash('sha512-256').update(Buffer.concat(chains.map((chain) => heads.get(chain)!.hash))).digest('base64url'))
+    t.equal(
+      cut.json.height,
+      chains.reduce((sum, chain) => sum + heads.get(chain)!.height, 0),
+    )
+    t.equal(
+      decodeU256(Buffer.from(cut.json.weight, 'base64url')),
+      chains.reduce((sum, chain) => sum + heads.get(chain)!.weight, 0n),
+    )
+    t.equal(
+      cut.json.id,
+      createHash('sha512-256')
+        .update(Buffer.concat(chains.map((chain) => heads.get(chain)!.hash)))
+        .digest('base64url'),
+    )
 
     const maxheight = 100
     const limited = await sendJson(`${url}?maxheight=${maxheight}`)
@@ -449,7 +627,9 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const server = await startNode(t, { data: dir, network: 'development', profile })
     const base = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/development`
     const heads = [...server.store.cut().values()]
-    const payloads = await Promise.all(heads.map(async (head) => JSON.parse((await server.store.getPayloadJson(head.payloadHash))!.toString())))
+    const payloads = await Promise.all(
+      heads.map(async (head) => JSON.parse((await server.store.getPayloadJson(head.payloadHash))!.toString())),
+    )
     const first = heads[3]!
     const payloadHash = encodeHash(first.payloadHash)
     const outputs = await sendJson(`${base}/chain/${first.chainId}/payload/${payloadHash}/outputs`)
@@ -477,7 +657,10 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const batch = await postJson(`${base}/chain/0/payload/outputs/batch`, [hashes[5], unknown, hashes[1], hashes[2]])
     t.same(batch.json, [payloads[5], payloads[1], payloads[2]], 'request order, unknown left out')
     const objectBody = await postJson(`${base}/chain/0/payload/batch`, { heights: [1, 2], hashes: [hashes[0], hashes[4]] })
-    t.same(objectBody.json.map((payload: { payloadHash: string }) => payload.payloadHash), [hashes[0], hashes[4]])
+    t.same(
+      objectBody.json.map((payload: { payloadHash: string }) => payload.payloadHash),
+      [hashes[0], hashes[4]],
+    )
     t.notOk('coinbase' in objectBody.json[0])
     const capped = await postJson(`${base}/chain/0/payload/outputs/batch`, [...Array.from({ length: 1000 }, () => unknown), hashes[0]])
     t.same(capped.json, [], 'only the first 1000 entries are served')

@@ -1,9 +1,9 @@
-import t from 'tap'
-import { encodeHash } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
 import { branch, type HeaderRef } from '@weft/traversal'
+import t from 'tap'
 import { BranchContinuations, type SuspendedWalk } from '../src/branch-continuations.js'
-import { chainBlocks, filledFolder, postJson, startNode, type BlockRef } from './fixtures/node.js'
 import type { RunningServer } from '../src/index.js'
+import { type BlockRef, chainBlocks, filledFolder, postJson, startNode } from './fixtures/node.js'
 
 // One chain of 300+ blocks with orphans, so that a branch has siblings to skip and pages of 7 are many.
 const dir = await filledFolder(t, 'test-singleton', 300, 0.25)
@@ -13,11 +13,17 @@ function rawOrder(a: string, b: string): number {
 }
 
 // The contract's definition, the slow way: ancestors-or-self of the upper bounds less those of the lower ones.
-function bruteForceBranch(blocks: readonly BlockRef[], upper: readonly string[], lower: readonly string[] = [], maxheight?: number): string[] {
+function bruteForceBranch(
+  blocks: readonly BlockRef[],
+  upper: readonly string[],
+  lower: readonly string[] = [],
+  maxheight?: number,
+): string[] {
   const byHash = new Map(blocks.map((block) => [block.hash, block]))
   const cover = (hashes: readonly string[]): Set<string> => {
     const seen = new Set<string>()
-    for (const hash of hashes) for (let at = byHash.get(hash); at !== undefined && !seen.has(at.hash); at = byHash.get(at.parent)) seen.add(at.hash)
+    for (const hash of hashes)
+      for (let at = byHash.get(hash); at !== undefined && !seen.has(at.hash); at = byHash.get(at.parent)) seen.add(at.hash)
     return seen
   }
   const included = cover(upper)
@@ -40,7 +46,13 @@ async function branchPage(base: string, query: string, body: unknown): Promise<P
 }
 
 // Follows `next` to the end; `cursorOf` may rewrite each cursor before it is sent back.
-async function walk(base: string, limit: number, body: unknown, cursorOf: (next: string, page: Page) => string = (next) => next, afterPage?: () => void): Promise<string[]> {
+async function walk(
+  base: string,
+  limit: number,
+  body: unknown,
+  cursorOf: (next: string, page: Page) => string = (next) => next,
+  afterPage?: () => void,
+): Promise<string[]> {
   const hashes: string[] = []
   let page = await branchPage(base, `limit=${limit}`, body)
   for (;;) {
@@ -58,20 +70,27 @@ t.test('a node', async (t) => {
   const tip = blocks[blocks.length - 1]!.hash
   const whole = bruteForceBranch(blocks, [tip])
 
-  t.test('a whole branch paged with limit 7 through kept walks equals one long page, a re-walk at every page, and the brute force', async (t) => {
-    t.ok(whole.length > 200, `the branch is long (${whole.length} blocks)`)
-    t.ok(new Set(blocks.map((block) => block.height)).size < blocks.length, 'the chain has orphans to leave out')
-    const kept: number[] = []
-    const continued = await walk(base, 7, { upper: [tip] }, undefined, () => kept.push(server.branchContinuations()))
-    t.same(continued, whole, 'continued walks')
-    t.same(kept.slice(0, -1), kept.slice(0, -1).map(() => 1), 'every page with a next keeps its walk, and the next page takes it')
-    t.equal(server.branchContinuations(), 0, 'the last page keeps nothing')
-    // An exclusive cursor on the last item names the same position, but no kept walk: every page re-walks.
-    const rewalked = await walk(base, 7, { upper: [tip] }, (_, page) => `exclusive:${page.hashes[page.hashes.length - 1]}`)
-    t.same(rewalked, whole, 're-walked at every page')
-    const long = await branchPage(base, 'limit=4096', { upper: [tip] })
-    t.same([...long.hashes, ...(long.next === null ? [] : (await walk(base, 360, { upper: [tip] })).slice(360))], whole, 'pages of 360')
-  })
+  t.test(
+    'a whole branch paged with limit 7 through kept walks equals one long page, a re-walk at every page, and the brute force',
+    async (t) => {
+      t.ok(whole.length > 200, `the branch is long (${whole.length} blocks)`)
+      t.ok(new Set(blocks.map((block) => block.height)).size < blocks.length, 'the chain has orphans to leave out')
+      const kept: number[] = []
+      const continued = await walk(base, 7, { upper: [tip] }, undefined, () => kept.push(server.branchContinuations()))
+      t.same(continued, whole, 'continued walks')
+      t.same(
+        kept.slice(0, -1),
+        kept.slice(0, -1).map(() => 1),
+        'every page with a next keeps its walk, and the next page takes it',
+      )
+      t.equal(server.branchContinuations(), 0, 'the last page keeps nothing')
+      // An exclusive cursor on the last item names the same position, but no kept walk: every page re-walks.
+      const rewalked = await walk(base, 7, { upper: [tip] }, (_, page) => `exclusive:${page.hashes[page.hashes.length - 1]}`)
+      t.same(rewalked, whole, 're-walked at every page')
+      const long = await branchPage(base, 'limit=4096', { upper: [tip] })
+      t.same([...long.hashes, ...(long.next === null ? [] : (await walk(base, 360, { upper: [tip] })).slice(360))], whole, 'pages of 360')
+    },
+  )
 
   t.test('bounds, heights and lower bounds given in another order or repeated continue the same walk', async (t) => {
     const forkTip = blocks.filter((block) => !whole.includes(block.hash)).at(-1)!.hash
@@ -81,7 +100,10 @@ t.test('a node', async (t) => {
     const before = server.branchContinuations()
     const first = await branchPage(base, 'limit=10&maxheight=250', { upper, lower })
     t.equal(server.branchContinuations(), before + 1)
-    const resumed = await branchPage(base, `limit=1000&maxheight=250&next=${first.next}`, { upper: [forkTip, tip, forkTip], lower: [...lower].reverse() })
+    const resumed = await branchPage(base, `limit=1000&maxheight=250&next=${first.next}`, {
+      upper: [forkTip, tip, forkTip],
+      lower: [...lower].reverse(),
+    })
     t.same([...first.hashes, ...resumed.hashes], expected)
     t.equal(server.branchContinuations(), before, 'the kept walk was taken, and the last page keeps none')
   })
@@ -123,7 +145,11 @@ t.test('a node', async (t) => {
     const otherHeights = await branchPage(base, `limit=5&minheight=${minheight}&next=${first.next}`, { upper: [tip] })
     const inHeights = whole.filter((hash) => blocks.find((block) => block.hash === hash)!.height >= minheight)
     t.same(otherHeights.hashes, inHeights.slice(inHeights.indexOf(whole[5]!), inHeights.indexOf(whole[5]!) + 5), 'other heights: a re-walk')
-    t.same((await branchPage(base, `limit=5&next=${first.next}`, { upper: [tip] })).hashes, whole.slice(5, 10), 'the kept walk is still there for its own query')
+    t.same(
+      (await branchPage(base, `limit=5&next=${first.next}`, { upper: [tip] })).hashes,
+      whole.slice(5, 10),
+      'the kept walk is still there for its own query',
+    )
   })
 
   t.test('heights that exclude everything still check the upper bounds, and keep nothing', async (t) => {
@@ -152,7 +178,7 @@ t.test('a node', async (t) => {
     t.equal(server.branchContinuations(), 256, 'at most 256 walks are kept')
     t.same(await walk(base, 5, { upper: [tip] }), whole, 'a walk while the cache is full')
     const evicted = await branchPage(base, `limit=5&next=${first.next}`, { upper: [tip] })
-    t.same(evicted.hashes, whole.slice(5, 10), 'the evicted walk\'s cursor is answered by a re-walk')
+    t.same(evicted.hashes, whole.slice(5, 10), "the evicted walk's cursor is answered by a re-walk")
   })
 })
 

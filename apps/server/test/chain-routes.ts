@@ -1,7 +1,8 @@
+import { decodeHeader } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
 import t from 'tap'
-import { decodeHeader, encodeHash } from '@weft/block'
-import { chainBlocks, filledFolder, postJson, send, sendJson, startNode, type BlockRef } from './fixtures/node.js'
 import type { RunningServer } from '../src/index.js'
+import { type BlockRef, chainBlocks, filledFolder, postJson, send, sendJson, startNode } from './fixtures/node.js'
 
 // One chain of 450+ blocks with orphans: long enough that limits 360 and 361 both need two pages.
 const dir = await filledFolder(t, 'test-singleton', 450, 0.25)
@@ -37,12 +38,20 @@ function bruteForceBranch(blocks: readonly BlockRef[], upper: string[], lower: s
   for (const hash of upper) for (const h of ancestorsOrSelf(byHash, hash)) included.add(h)
   for (const hash of lower) for (const h of ancestorsOrSelf(byHash, hash)) included.delete(h)
   return blocks
-    .filter((block) => included.has(block.hash) && (minheight === undefined || block.height >= minheight) && (maxheight === undefined || block.height <= maxheight))
+    .filter(
+      (block) =>
+        included.has(block.hash) &&
+        (minheight === undefined || block.height >= minheight) &&
+        (maxheight === undefined || block.height <= maxheight),
+    )
     .sort((a, b) => b.height - a.height || rawOrder(a.hash, b.hash))
     .map((block) => block.hash)
 }
 
-async function pageThrough(url: (next: string | null) => string, post?: unknown): Promise<{ hashes: string[]; pages: number; lastNext: string | null }> {
+async function pageThrough(
+  url: (next: string | null) => string,
+  post?: unknown,
+): Promise<{ hashes: string[]; pages: number; lastNext: string | null }> {
   const hashes: string[] = []
   let next: string | null = null
   let pages = 0
@@ -70,12 +79,16 @@ for (const profile of ['spec', 'chainweb'] as const) {
       t.ok(new Set(blocks.map((block) => block.height)).size < blocks.length, 'the chain has orphans')
       for (const limit of [1, 7, 360, 361]) {
         const result = await pageThrough((next) => `${base}/block?limit=${limit}${next === null ? '' : `&next=${next}`}`)
-        t.same(result.hashes, blocks.map((block) => block.hash), `limit ${limit}`)
+        t.same(
+          result.hashes,
+          blocks.map((block) => block.hash),
+          `limit ${limit}`,
+        )
         t.equal(result.pages, Math.ceil(blocks.length / Math.min(limit, 360)) + (profile === 'chainweb' ? 1 : 0), `limit ${limit}: pages`)
       }
     })
 
-    t.test('the last page ends with the profile\'s next', async (t) => {
+    t.test("the last page ends with the profile's next", async (t) => {
       const last = blocks[blocks.length - 1]!
       const response = await sendJson(`${base}/block?minheight=${last.height}`)
       t.equal(response.status, 200)
@@ -90,19 +103,36 @@ for (const profile of ['spec', 'chainweb'] as const) {
     t.test('minheight, maxheight and cursors bound the answer together', async (t) => {
       const inRange = blocks.filter((block) => block.height >= 100 && block.height <= 120)
       const result = await pageThrough((next) => `${base}/block?minheight=100&maxheight=120&limit=5${next === null ? '' : `&next=${next}`}`)
-      t.same(result.hashes, inRange.map((block) => block.hash))
+      t.same(
+        result.hashes,
+        inRange.map((block) => block.hash),
+      )
       const from = blocks[50]!
       const inclusive = await sendJson(`${base}/block?next=inclusive:${from.hash}&limit=3&maxheight=${from.height + 200}`)
-      t.same(inclusive.json.items.map((item: any) => item.header.hash), blocks.slice(50, 53).map((block) => block.hash))
+      t.same(
+        inclusive.json.items.map((item: any) => item.header.hash),
+        blocks.slice(50, 53).map((block) => block.hash),
+      )
       t.equal(inclusive.json.next, `inclusive:${blocks[53]!.hash}`)
       const exclusive = await sendJson(`${base}/block?next=exclusive:${from.hash}&limit=3`)
-      t.same(exclusive.json.items.map((item: any) => item.header.hash), blocks.slice(51, 54).map((block) => block.hash))
+      t.same(
+        exclusive.json.items.map((item: any) => item.header.hash),
+        blocks.slice(51, 54).map((block) => block.hash),
+      )
       const belowMin = await sendJson(`${base}/block?next=inclusive:${blocks[10]!.hash}&minheight=300&limit=1`)
-      t.equal(belowMin.json.items[0].header.height, blocks.find((block) => block.height >= 300)!.height, 'a cursor below minheight starts at minheight')
+      t.equal(
+        belowMin.json.items[0].header.height,
+        blocks.find((block) => block.height >= 300)!.height,
+        'a cursor below minheight starts at minheight',
+      )
       const huge = await sendJson(`${base}/block?limit=99999999999999999999999`)
       t.equal(huge.json.limit, 360, 'a huge limit is served as 360')
       const zero = await sendJson(`${base}/block?limit=0`)
-      t.same([zero.status, zero.json.limit, zero.json.next], [200, 0, `inclusive:${blocks[0]!.hash}`], 'limit 0 returns no items and a cursor at the first block')
+      t.same(
+        [zero.status, zero.json.limit, zero.json.next],
+        [200, 0, `inclusive:${blocks[0]!.hash}`],
+        'limit 0 returns no items and a cursor at the first block',
+      )
     })
 
     t.test('branch answers equal a brute force over all blocks of the chain, for random bounds', async (t) => {
@@ -121,7 +151,10 @@ for (const profile of ['spec', 'chainweb'] as const) {
           t.equal(response.status, profile === 'spec' ? 404 : 200, `round ${round}: an empty branch`)
           continue
         }
-        const result = await pageThrough((cursor) => `${base}/block/branch?${query}${cursor === null ? '' : `&next=${cursor}`}`, { upper, lower })
+        const result = await pageThrough((cursor) => `${base}/block/branch?${query}${cursor === null ? '' : `&next=${cursor}`}`, {
+          upper,
+          lower,
+        })
         t.same(result.hashes, expected, `round ${round}: ${upper.length} upper, ${lower.length} lower, limit ${limit}`)
         t.equal(result.lastNext, null)
       }
@@ -132,11 +165,18 @@ for (const profile of ['spec', 'chainweb'] as const) {
       const expected = bruteForceBranch(blocks, [tip], [blocks[400]!.hash])
       const unknown = encodeHash(Buffer.alloc(32, 7))
       const response = await postJson(`${base}/block/branch`, { upper: [tip, tip], lower: [blocks[400]!.hash, unknown, blocks[400]!.hash] })
-      t.same(response.json.items.map((item: any) => item.header.hash), expected)
+      t.same(
+        response.json.items.map((item: any) => item.header.hash),
+        expected,
+      )
       const nullLower = await postJson(`${base}/block/branch?limit=2`, { upper: [tip], lower: null })
       t.equal(nullLower.json.items[0].header.hash, tip)
       const exclusive = await postJson(`${base}/block/branch?limit=2&next=exclusive:${tip}`, { upper: [tip] })
-      t.same(exclusive.json.items.map((item: any) => item.header.hash), bruteForceBranch(blocks, [tip], []).slice(1, 3), 'an exclusive cursor starts after its block')
+      t.same(
+        exclusive.json.items.map((item: any) => item.header.hash),
+        bruteForceBranch(blocks, [tip], []).slice(1, 3),
+        'an exclusive cursor starts after its block',
+      )
       const offBranch = await postJson(`${base}/block/branch?next=inclusive:${tip}`, { upper: [blocks[300]!.hash] })
       t.equal(offBranch.status, profile === 'spec' ? 404 : 200, 'a cursor off the branch yields nothing')
       const empty = await postJson(`${base}/block/branch`, {})
@@ -146,14 +186,29 @@ for (const profile of ['spec', 'chainweb'] as const) {
     t.test('header pages carry binary headers, or header objects when asked', async (t) => {
       const binary = await sendJson(`${base}/header?limit=5&minheight=10`)
       const stored = blocks.filter((block) => block.height >= 10).slice(0, 5)
-      t.same(binary.json.items.map((text: string) => encodeHash(decodeHeader(Buffer.from(text, 'base64url')).hash)), stored.map((block) => block.hash))
-      const objects = await sendJson(`${base}/header?limit=5&minheight=10`, { headers: { accept: 'application/json;blockheader-encoding=object' } })
+      t.same(
+        binary.json.items.map((text: string) => encodeHash(decodeHeader(Buffer.from(text, 'base64url')).hash)),
+        stored.map((block) => block.hash),
+      )
+      const objects = await sendJson(`${base}/header?limit=5&minheight=10`, {
+        headers: { accept: 'application/json;blockheader-encoding=object' },
+      })
       t.equal(objects.headers['content-type'], 'application/json;blockheader-encoding=object')
-      t.same(objects.json.items.map((header: any) => header.hash), stored.map((block) => block.hash))
+      t.same(
+        objects.json.items.map((header: any) => header.hash),
+        stored.map((block) => block.hash),
+      )
       t.ok(versionKey in objects.json.items[0])
       const tip = blocks[blocks.length - 1]!.hash
-      const branch = await postJson(`${base}/header/branch?limit=3`, { upper: [tip] }, { accept: 'application/json;blockheader-encoding=object' })
-      t.same(branch.json.items.map((header: any) => header.hash), bruteForceBranch(blocks, [tip], []).slice(0, 3))
+      const branch = await postJson(
+        `${base}/header/branch?limit=3`,
+        { upper: [tip] },
+        { accept: 'application/json;blockheader-encoding=object' },
+      )
+      t.same(
+        branch.json.items.map((header: any) => header.hash),
+        bruteForceBranch(blocks, [tip], []).slice(0, 3),
+      )
       const branchBinary = await postJson(`${base}/header/branch?limit=3`, { upper: [tip] })
       t.equal(encodeHash(decodeHeader(Buffer.from(branchBinary.json.items[0], 'base64url')).hash), tip)
     })
@@ -174,7 +229,10 @@ for (const profile of ['spec', 'chainweb'] as const) {
 
     t.test('hash pages default to and cap at 4096', async (t) => {
       const all = await sendJson(`${base}/hash`)
-      t.same(all.json.items, blocks.map((block) => block.hash))
+      t.same(
+        all.json.items,
+        blocks.map((block) => block.hash),
+      )
       t.equal(all.json.limit, blocks.length)
       const capped = await sendJson(`${base}/hash?limit=100000`)
       t.equal(capped.json.limit, blocks.length)

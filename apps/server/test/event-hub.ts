@@ -1,7 +1,7 @@
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import t, { type Test } from 'tap'
-import { EventHub, chunkOf, eventFrame, keepAliveFrame } from '../src/event-hub.js'
+import { chunkOf, EventHub, eventFrame, keepAliveFrame } from '../src/event-hub.js'
 
 interface Subscriber {
   received(): Buffer
@@ -81,7 +81,10 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
   t.equal(published.length, frames.length * 3, 'one write per client and event')
   for (const [index, frame] of frames.entries()) {
     const three = published.slice(index * 3, index * 3 + 3)
-    t.ok(three.every((w) => w.chunk === three[0]!.chunk), 'one shared Buffer per event')
+    t.ok(
+      three.every((w) => w.chunk === three[0]!.chunk),
+      'one shared Buffer per event',
+    )
     t.ok((three[0]!.chunk as Buffer).equals(chunkOf(frame)), 'written as one pre-framed chunk')
   }
   subscribers[0]!.destroy()
@@ -124,7 +127,10 @@ t.test('an idle stream gets keep-alive comments, a busy one does not', async (t)
   }
   t.equal(subscriber.received().toString(), frame.toString().repeat(10), 'no comment while events flow')
   await until(() => subscriber.received().toString().endsWith(':\n\n:\n\n'), 2000)
-  t.equal(subscriber.received().toString(), frame.toString().repeat(10) + ':\n\n'.repeat(subscriber.received().toString().split(':\n\n').length - 1))
+  t.equal(
+    subscriber.received().toString(),
+    frame.toString().repeat(10) + ':\n\n'.repeat(subscriber.received().toString().split(':\n\n').length - 1),
+  )
   const disabled = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
   const other = await hubServer(t, disabled)
   const quiet = await subscribe(other.url)
@@ -172,6 +178,8 @@ t.test('close ends every stream and refuses new ones', async (t) => {
   hub.close()
   await subscriber.closed
   t.equal(hub.size, 0)
-  const late = await new Promise<string>((resolve) => get(url, { agent: false }, () => resolve('answered')).on('error', () => resolve('refused')))
+  const late = await new Promise<string>((resolve) =>
+    get(url, { agent: false }, () => resolve('answered')).on('error', () => resolve('refused')),
+  )
   t.equal(late, 'refused', 'a client arriving after close is dropped')
 })

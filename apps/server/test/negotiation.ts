@@ -1,14 +1,37 @@
 import t from 'tap'
 import { negotiate, requireJsonContentType } from '../src/negotiation.js'
 
-t.test('JSON endpoints serve the contract\'s Accept values and refuse the rest', async (t) => {
-  for (const accept of [undefined, '', '*/*', 'application/*', 'application/json', 'application/json;charset=utf-8', 'APPLICATION/JSON; Charset="UTF-8"', 'text/plain, */*;q=0.1', ',application/json']) {
+t.test("JSON endpoints serve the contract's Accept values and refuse the rest", async (t) => {
+  for (const accept of [
+    undefined,
+    '',
+    '*/*',
+    'application/*',
+    'application/json',
+    'application/json;charset=utf-8',
+    'APPLICATION/JSON; Charset="UTF-8"',
+    'text/plain, */*;q=0.1',
+    ',application/json',
+  ]) {
     t.equal(negotiate(accept), 'json', String(accept))
   }
-  for (const accept of ['text/plain', 'application/json;q=0', 'application/json;charset=ascii', 'application/json;x', '*/*;level=1', 'application/*;a=b', 'application/octet-stream', 'application/json;blockheader-encoding=object']) {
+  for (const accept of [
+    'text/plain',
+    'application/json;q=0',
+    'application/json;charset=ascii',
+    'application/json;x',
+    '*/*;level=1',
+    'application/*;a=b',
+    'application/octet-stream',
+    'application/json;blockheader-encoding=object',
+  ]) {
     t.throws(() => negotiate(accept), { code: 'NOT_ACCEPTABLE' }, accept)
   }
-  t.throws(() => negotiate('application/json;q=zero;a=1'), { code: 'NOT_ACCEPTABLE' }, 'a malformed weight counts as 1, the parameter still refuses')
+  t.throws(
+    () => negotiate('application/json;q=zero;a=1'),
+    { code: 'NOT_ACCEPTABLE' },
+    'a malformed weight counts as 1, the parameter still refuses',
+  )
   t.equal(negotiate('application/json;q=abc'), 'json')
 })
 

@@ -3,11 +3,11 @@ import { EventEmitter } from 'node:events'
 import { Agent, get, request } from 'node:http'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import t from 'tap'
-import { encodeHash } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
 import { pino } from 'pino'
-import { runCli, startServer, type CliIo } from '../src/index.js'
+import t from 'tap'
+import { type CliIo, runCli, startServer } from '../src/index.js'
 import { CLOSE_GRACE_MS } from '../src/server.js'
 import { filledFolder, send, startNode } from './fixtures/node.js'
 
@@ -33,7 +33,11 @@ t.test('the producer grows the chains, and a restart on the same folder continue
   const second = await startNode(t, { data, network: 'test-singleton', devnet: true, blockDelay: 0.02 })
   await until(() => second.store.cut().get(0)!.height >= head.height + 3)
   const response = await send(`${second.url}/chain/0.0/test-singleton/chain/0/block?minheight=${head.height}&maxheight=${head.height}`)
-  t.match(JSON.parse(response.body.toString()).items.map((item: any) => item.header.hash), [head.hash.toString('base64url')], 'the old head is still there')
+  t.match(
+    JSON.parse(response.body.toString()).items.map((item: any) => item.header.hash),
+    [head.hash.toString('base64url')],
+    'the old head is still there',
+  )
 })
 
 t.test('close ends the event streams and stops accepting', async (t) => {
@@ -112,7 +116,11 @@ t.test('the command refuses a bad flag, and a bad setting, with exit code 1', as
 
 t.test('the command says where it listens on its first line and shuts down on SIGINT', async (t) => {
   const run = captureIo()
-  const running = await runCli(['--port', '0', '--profile', 'chainweb'], { WEFT_DATA: t.testdir(), WEFT_NETWORK: 'mainnet01', WEFT_LOG_LEVEL: 'silent' }, run.io)
+  const running = await runCli(
+    ['--port', '0', '--profile', 'chainweb'],
+    { WEFT_DATA: t.testdir(), WEFT_NETWORK: 'mainnet01', WEFT_LOG_LEVEL: 'silent' },
+    run.io,
+  )
   t.match(run.out(), /^Weft node \(mainnet01, chainweb profile\) listening on http:\/\/127\.0\.0\.1:\d+\n$/)
   t.equal((await send(`${running!.url}/chainweb/0.0/mainnet01/cut`)).status, 200)
   run.signals.emit('SIGINT')
@@ -145,7 +153,11 @@ t.test('the bin says where it listens on its first line, logs each request, and 
   const url = first!.slice(first!.lastIndexOf(' ') + 1)
   t.equal((await send(`${url}/health-check`)).status, 200)
   await until(() => out().includes('"url":"/health-check"'))
-  const logLine = JSON.parse(out().split('\n').find((line) => line.includes('"url":"/health-check"'))!)
+  const logLine = JSON.parse(
+    out()
+      .split('\n')
+      .find((line) => line.includes('"url":"/health-check"'))!,
+  )
   t.match(logLine, { level: 30, method: 'GET', url: '/health-check', status: 200 })
   child.kill('SIGTERM')
   t.equal(await exited, 0, 'a clean exit')
@@ -164,7 +176,11 @@ t.test('close waits for handlers whose clients already left before it closes the
   // Each request re-walks the whole chain from the tip to a cursor near genesis: slow enough to be running at close.
   const body = JSON.stringify({ upper: [tip] })
   const requests = Array.from({ length: 30 }, () => {
-    const req = request(`${base}/hash/branch?limit=5&next=exclusive:${deep}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } })
+    const req = request(`${base}/hash/branch?limit=5&next=exclusive:${deep}`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': 'application/json' },
+    })
     req.on('error', () => {})
     req.end(body)
     return req
@@ -188,5 +204,8 @@ t.test('close is prompt with a kept-alive event-stream connection', async (t) =>
   const started = Date.now()
   await server.close()
   await ended
-  t.ok(Date.now() - started < CLOSE_GRACE_MS, `closed in ${Date.now() - started} ms, before the grace period of ${CLOSE_GRACE_MS} ms would have cut the connection`)
+  t.ok(
+    Date.now() - started < CLOSE_GRACE_MS,
+    `closed in ${Date.now() - started} ms, before the grace period of ${CLOSE_GRACE_MS} ms would have cut the connection`,
+  )
 })

@@ -1,9 +1,9 @@
 import { get, type IncomingMessage } from 'node:http'
 import { connect } from 'node:net'
-import t, { type Test } from 'tap'
-import { headerToJson, powHashHex, targetHex, type Header } from '@weft/block'
+import { type Header, headerToJson, powHashHex, targetHex } from '@weft/block'
 import { fill } from '@weft/devnet'
 import type { StoreEvent } from '@weft/store'
+import t, { type Test } from 'tap'
 import type { RunningServer } from '../src/index.js'
 import { filledFolder, startNode } from './fixtures/node.js'
 
@@ -50,7 +50,9 @@ function framesOf(text: string): Array<{ event: string; data: any }> {
 
 const dir = await filledFolder(t, 'development', 60, 0.3)
 
-async function watchStore(server: RunningServer): Promise<{ inserted: Array<{ header: Header; txCount: number }>; joined: Array<{ header: Header; txCount: number }> }> {
+async function watchStore(
+  server: RunningServer,
+): Promise<{ inserted: Array<{ header: Header; txCount: number }>; joined: Array<{ header: Header; txCount: number }> }> {
   const inserted: Array<{ header: Header; txCount: number }> = []
   const joined: Array<{ header: Header; txCount: number }> = []
   server.store.subscribe((event: StoreEvent) => {
@@ -133,7 +135,11 @@ t.test('a stalled subscriber is cut off while the others keep receiving', async 
   await fill(server.store, { blocks: 40, seed: 'after-the-stall' })
   await until(() => readers.every((r) => framesOf(r.received().toString()).length === seen.inserted.length))
   for (const reader of readers) {
-    t.same(framesOf(reader.received().toString()).map((frame) => frame.data.header.hash), seen.inserted.map(({ header }) => header.hash.toString('base64url')), 'the readers received every header')
+    t.same(
+      framesOf(reader.received().toString()).map((frame) => frame.data.header.hash),
+      seen.inserted.map(({ header }) => header.hash.toString('base64url')),
+      'the readers received every header',
+    )
   }
   t.equal(server.eventClients().block, 2)
   stalled.destroy()

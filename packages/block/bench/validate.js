@@ -20,7 +20,13 @@ const mainnet = getNetwork('mainnet01')
 if (validateBlock(child, parent.header, mainnet).length !== 0) throw new Error('the mainnet vector should be valid')
 
 const emptyChild = { header: parent.header, payload: parent.payload }
-const grandparent = { ...parent.header, hash: parent.header.parent, height: parent.header.height - 1, creationTime: parent.header.creationTime - 1, weight: parent.header.weight - (child.header.weight - parent.header.weight) }
+const grandparent = {
+  ...parent.header,
+  hash: parent.header.parent,
+  height: parent.header.height - 1,
+  creationTime: parent.header.creationTime - 1,
+  weight: parent.header.weight - (child.header.weight - parent.header.weight),
+}
 if (validateBlock(emptyChild, grandparent, mainnet).length !== 0) throw new Error('the made-up grandparent should fit')
 const childBytes = encodeHeader(child.header)
 
@@ -62,15 +68,21 @@ function rawHashing() {
 const results = rates([
   ['validateBlock, real mainnet block (1 transaction)', () => validateBlock(child, parent.header, mainnet)],
   ['validateBlock, real mainnet block (0 transactions)', () => validateBlock(emptyChild, grandparent, mainnet)],
-  ['decodeHeader + validateBlock from binary', () => validateBlock({ header: decodeHeader(childBytes), payload: child.payload }, parent.header, mainnet)],
+  [
+    'decodeHeader + validateBlock from binary',
+    () => validateBlock({ header: decodeHeader(childBytes), payload: child.payload }, parent.header, mainnet),
+  ],
   ['computeBlockHash alone', () => computeBlockHash(child.header)],
   ['powHash alone (encode + blake2s)', () => powHash(child.header)],
   ['computePayloadHashes alone (1 transaction)', () => computePayloadHashes(child.payload)],
   ['raw node:crypto hashing of one validation', rawHashing],
 ])
 
-console.log(`node ${process.version}, one thread on ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores`)
-for (const [name, perSecond] of results) console.log(`${name.padEnd(52)} ${Math.round(perSecond).toLocaleString('en-US').padStart(10)} per CPU-second`)
+console.log(
+  `node ${process.version}, one thread on ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores`,
+)
+for (const [name, perSecond] of results)
+  console.log(`${name.padEnd(52)} ${Math.round(perSecond).toLocaleString('en-US').padStart(10)} per CPU-second`)
 const [, validate] = results[0]
 const [, raw] = results[results.length - 1]
 console.log(`validation runs at ${((validate / raw) * 100).toFixed(0)}% of the bare hashing rate`)

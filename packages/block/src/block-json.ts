@@ -1,6 +1,6 @@
 import type { ChainwebFullBlock, FullBlock, Profile } from '@weft/types'
-import type { Block } from './header.js'
 import { InvalidEncodingError } from './errors.js'
+import type { Block } from './header.js'
 import { headerFromJson, headerToJson, headerToJsonText, parseJsonExact } from './header-json.js'
 
 /** A block from its full-block JSON object in either profile. The payload object is kept as given. */
@@ -61,11 +61,11 @@ export function payloadToJsonText(p: FullBlock['payloadWithOutputs']): string {
   return (
     plainPayloadText(p) ??
     JSON.stringify({
-    transactions: p.transactions,
-    minerData: p.minerData,
-    transactionsHash: p.transactionsHash,
-    outputsHash: p.outputsHash,
-    payloadHash: p.payloadHash,
+      transactions: p.transactions,
+      minerData: p.minerData,
+      transactionsHash: p.transactionsHash,
+      outputsHash: p.outputsHash,
+      payloadHash: p.payloadHash,
       coinbase: p.coinbase,
     })
   )

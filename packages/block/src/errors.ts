@@ -1,22 +1,11 @@
-/** Base class of every error of @weft/block: `code` is stable and documented in the README. */
-export class BlockModelError extends Error {
-  readonly code: string
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = new.target.name
-    this.code = code
-  }
-}
+import { WeftError } from '@weft/errors'
 
-/** A text that should be a block hash is not 43 characters of unpadded base64url (32 bytes). */
-export class InvalidHashError extends BlockModelError {
-  constructor(received: string, options?: ErrorOptions) {
-    super('INVALID_HASH_TEXT', `Expected a block hash of 43 base64url characters (32 bytes), received ${JSON.stringify(received.length > 64 ? received.slice(0, 64) + '…' : received)}`, options)
-  }
-}
+/** Base class of every error of @weft/block: `code` is stable and documented in the README. */
+export abstract class BlockModelError extends WeftError {}
 
 /** Bytes or a JSON value cannot be decoded as (or a value cannot be encoded to) the wire format. */
 export class InvalidEncodingError extends BlockModelError {
+  static override readonly codes = ['INVALID_ENCODING'] as const
   constructor(message: string, options?: ErrorOptions) {
     super('INVALID_ENCODING', message, options)
   }
@@ -24,34 +13,45 @@ export class InvalidEncodingError extends BlockModelError {
 
 /** A network name or version code that Weft does not know. */
 export class UnknownNetworkError extends BlockModelError {
+  static override readonly codes = ['UNKNOWN_NETWORK'] as const
   constructor(received: string, options?: ErrorOptions) {
-    super('UNKNOWN_NETWORK', `Expected one of mainnet01, testnet04, development, test-singleton, received ${received}`, options)
+    super(
+      'UNKNOWN_NETWORK',
+      `Expected a network Weft knows (mainnet01, testnet06, testnet04, recap-development, development, test-singleton), received ${received}`,
+      options,
+    )
   }
 }
 
 /** A chain id that the network never has. */
 export class UnknownChainError extends BlockModelError {
+  static override readonly codes = ['UNKNOWN_CHAIN'] as const
   constructor(network: string, chain: number, options?: ErrorOptions) {
     super('UNKNOWN_CHAIN', `Network ${network} has no chain ${chain}`, options)
   }
 }
 
 /** Codes of the ways a block can be invalid. */
-export type BlockViolationCode =
-  | 'INVALID_BLOCK_HASH'
-  | 'INVALID_PAYLOAD_HASH'
-  | 'INVALID_POW'
-  | 'INVALID_WEIGHT'
-  | 'INVALID_HEIGHT'
-  | 'INVALID_CHAIN'
-  | 'INVALID_VERSION'
-  | 'INVALID_ADJACENTS'
-  | 'INVALID_CREATION_TIME'
-  | 'INVALID_PARENT'
-  | 'INVALID_GENESIS'
+export const blockViolationCodes = [
+  'INVALID_BLOCK_HASH',
+  'INVALID_PAYLOAD_HASH',
+  'INVALID_POW',
+  'INVALID_WEIGHT',
+  'INVALID_HEIGHT',
+  'INVALID_CHAIN',
+  'INVALID_VERSION',
+  'INVALID_ADJACENTS',
+  'INVALID_CREATION_TIME',
+  'INVALID_PARENT',
+  'INVALID_GENESIS',
+] as const
+
+/** One of `blockViolationCodes`. */
+export type BlockViolationCode = (typeof blockViolationCodes)[number]
 
 /** One way in which a block is invalid; validateBlock returns every one it finds. */
 export class BlockValidationError extends BlockModelError {
+  static override readonly codes = blockViolationCodes
   declare readonly code: BlockViolationCode
   constructor(code: BlockViolationCode, message: string, options?: ErrorOptions) {
     super(code, message, options)

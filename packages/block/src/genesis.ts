@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import type { ChainwebFullBlock, PayloadWithOutputs } from '@weft/types'
-import type { Block, Header } from './header.js'
 import { blockFromJson } from './block-json.js'
 import { UnknownChainError } from './errors.js'
 import { computeBlockHash, computePayloadHashes, genesisParentHash } from './hashing.js'
+import type { Block, Header } from './header.js'
 import { withPayloadHashes } from './mine.js'
 import { adjacentChainsAt, genesisHeight, type Network } from './networks.js'
 
@@ -17,7 +17,8 @@ export const EASY_TARGET = (1n << 254n) - 1n
 // The payload of every built genesis block: no transactions, the "no miner" miner data and the
 // "no coinbase" output that the real network uses where there is no miner.
 const NO_MINER = '{"account":"NoMiner","predicate":"<","public-keys":[]}'
-const NO_COINBASE = '{"gas":0,"result":{"status":"success","data":"NO_COINBASE"},"reqKey":"DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g","logs":null,"metaData":null,"continuation":null,"txId":null}'
+const NO_COINBASE =
+  '{"gas":0,"result":{"status":"success","data":"NO_COINBASE"},"reqKey":"DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g","logs":null,"metaData":null,"continuation":null,"txId":null}'
 
 function builtGenesisPayload(): PayloadWithOutputs {
   return withPayloadHashes({
@@ -34,7 +35,7 @@ function buildGenesis(network: Network, chain: number): Block {
     nonce: 0n,
     creationTime: network.genesisTime,
     parent: genesisParentHash(network.versionCode, chain),
-    adjacents: (adjacentChainsAt(network, chain, height) as number[]).map(c => [c, genesisParentHash(network.versionCode, c)] as const),
+    adjacents: (adjacentChainsAt(network, chain, height) as number[]).map((c) => [c, genesisParentHash(network.versionCode, c)] as const),
     target: EASY_TARGET,
     payloadHash: computePayloadHashes(payload).payloadHash,
     chainId: chain,
@@ -105,5 +106,5 @@ export function genesisBlock(network: Network, chain: number): Block {
 
 /** The genesis blocks of every chain of the network, by ascending chain id (fresh copies). */
 export function genesisBlocks(network: Network): Block[] {
-  return allChains(network).map(chain => genesisBlock(network, chain))
+  return allChains(network).map((chain) => genesisBlock(network, chain))
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
+import { encodeHash } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
 import type { Header } from './header.js'
 import { encodeHeader } from './header-binary.js'
-import { encodeHash } from './hash-text.js'
 import { innerHash, leafHash, merkleRootOfHashes, tagged } from './merkle.js'
 import { getNetwork } from './networks.js'
-import { MAX_U256, encodeU256 } from './u256.js'
+import { encodeU256, MAX_U256 } from './u256.js'
 
 function u64(n: bigint): Buffer {
   const b = Buffer.allocUnsafe(8)
@@ -45,7 +45,11 @@ export function genesisParentHash(versionCode: number, chainId: number): Buffer 
 }
 
 /** The three payload hashes computed from a payload's contents (its own hash fields are ignored). */
-export function computePayloadHashes(p: Pick<PayloadWithOutputs, 'transactions' | 'minerData' | 'coinbase'>): { transactionsHash: Buffer; outputsHash: Buffer; payloadHash: Buffer } {
+export function computePayloadHashes(p: Pick<PayloadWithOutputs, 'transactions' | 'minerData' | 'coinbase'>): {
+  transactionsHash: Buffer
+  outputsHash: Buffer
+  payloadHash: Buffer
+} {
   const transactionLeaves = [leafHash(tagged(0x0017, Buffer.from(p.minerData, 'base64url')))]
   const outputLeaves = [leafHash(tagged(0x0018, Buffer.from(p.coinbase, 'base64url')))]
   for (const [transaction, output] of p.transactions) {
@@ -61,7 +65,7 @@ export function computePayloadHashes(p: Pick<PayloadWithOutputs, 'transactions' 
 export function payloadHashesMatch(p: PayloadWithOutputs, computed = computePayloadHashes(p)): boolean {
   // A hash has exactly two well-formed texts (see decodeHash): its unpadded base64url, and that
   // with one '='. Comparing texts is cheaper than checking and decoding the field.
-  return (['transactionsHash', 'outputsHash', 'payloadHash'] as const).every(key => {
+  return (['transactionsHash', 'outputsHash', 'payloadHash'] as const).every((key) => {
     const expected = encodeHash(computed[key])
     return p[key] === expected || p[key] === `${expected}=`
   })
@@ -75,7 +79,9 @@ export function txCount(p: PayloadWithOutputs): number {
 /** Blake2s-256 of the binary header without its final 32 hash bytes: the bytes that proof of work covers. */
 export function powHashBytes(h: Header): Buffer {
   const bytes = encodeHeader(h)
-  return createHash('blake2s256').update(bytes.subarray(0, bytes.length - 32)).digest()
+  return createHash('blake2s256')
+    .update(bytes.subarray(0, bytes.length - 32))
+    .digest()
 }
 
 /** The proof-of-work hash as a little-endian u256; a block is valid when it is <= target. */

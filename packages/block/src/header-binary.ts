@@ -1,5 +1,6 @@
-import type { Header } from './header.js'
+import type { NetworkName } from '@weft/types'
 import { InvalidEncodingError } from './errors.js'
+import type { Header } from './header.js'
 import { getNetwork, networkOfVersionCode } from './networks.js'
 import { decodeU256, encodeU256 } from './u256.js'
 
@@ -19,7 +20,8 @@ function checkHash(name: string, b: Uint8Array): void {
 }
 
 function checkInteger(name: string, n: number, min: number, max: number): void {
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidEncodingError(`Expected ${name} to be an integer in [${min}, ${max}], received ${n}`)
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new InvalidEncodingError(`Expected ${name} to be an integer in [${min}, ${max}], received ${n}`)
 }
 
 /** Encodes a header in the binary layout of CONTRACT.md (little-endian, adjacents between parent and target). */
@@ -59,7 +61,8 @@ export function encodeHeader(h: Header): Buffer {
 }
 
 function safeNumber(name: string, n: bigint): number {
-  if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) throw new InvalidEncodingError(`Expected ${name} within safe integers, received ${n}`)
+  if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
+    throw new InvalidEncodingError(`Expected ${name} within safe integers, received ${n}`)
   return Number(n)
 }
 
@@ -68,13 +71,16 @@ export function decodeHeader(bytes: Uint8Array): Header {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (b.length < 210) throw new InvalidEncodingError(`Expected a binary header of at least 210 bytes, received ${b.length}`)
   const count = b.readUInt16LE(48)
-  if (b.length !== headerByteLength(count)) throw new InvalidEncodingError(`Expected a binary header of ${headerByteLength(count)} bytes for ${count} adjacents, received ${b.length}`)
+  if (b.length !== headerByteLength(count))
+    throw new InvalidEncodingError(
+      `Expected a binary header of ${headerByteLength(count)} bytes for ${count} adjacents, received ${b.length}`,
+    )
   // Copies, so that a decoded header never pins (or aliases) a larger buffer.
   const hashAt = (at: number): Buffer => Buffer.from(b.subarray(at, at + 32))
   const adjacents: Array<readonly [number, Buffer]> = []
   let o = 50
   for (let i = 0; i < count; i++, o += 36) adjacents.push([b.readUInt32LE(o), hashAt(o + 4)] as const)
-  let version
+  let version: NetworkName
   try {
     version = networkOfVersionCode(b.readUInt32LE(o + 108)).name
   } catch (cause) {

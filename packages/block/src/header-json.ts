@@ -1,7 +1,7 @@
+import { decodeHash, encodeHash } from '@weft/hash-text'
 import type { BlockHeader, ChainwebBlockHeader, NetworkName, Profile } from '@weft/types'
-import type { Header } from './header.js'
 import { InvalidEncodingError } from './errors.js'
-import { decodeHash, encodeHash } from './hash-text.js'
+import type { Header } from './header.js'
 import { getNetwork } from './networks.js'
 import { decodeU256, encodeU256 } from './u256.js'
 
@@ -68,7 +68,8 @@ export function headerToJsonText(h: Header, profile: Profile): string {
 }
 
 function integer(name: string, v: unknown, min: number): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new InvalidEncodingError(`Expected ${name} to be a safe integer >= ${min}, received ${JSON.stringify(v)}`)
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min)
+    throw new InvalidEncodingError(`Expected ${name} to be a safe integer >= ${min}, received ${JSON.stringify(v)}`)
   return v
 }
 
@@ -95,33 +96,37 @@ function hashField(name: string, v: unknown): Buffer {
 export function headerFromJson(o: AnyHeaderJson): Header {
   const any = o as unknown as Record<string, unknown>
   if (typeof any !== 'object' || any === null) throw new InvalidEncodingError(`Expected a header object, received ${JSON.stringify(o)}`)
-  const version = (any['chainVersion'] ?? any['chainwebVersion']) as NetworkName
+  const version = (any.chainVersion ?? any.chainwebVersion) as NetworkName
   try {
     getNetwork(version)
   } catch (cause) {
-    throw new InvalidEncodingError(`Expected chainVersion or chainwebVersion to name a network, received ${JSON.stringify(version)}`, { cause })
+    throw new InvalidEncodingError(`Expected chainVersion or chainwebVersion to name a network, received ${JSON.stringify(version)}`, {
+      cause,
+    })
   }
-  const adjacentsJson = any['adjacents']
-  if (typeof adjacentsJson !== 'object' || adjacentsJson === null || Array.isArray(adjacentsJson)) throw new InvalidEncodingError(`Expected adjacents to be an object, received ${JSON.stringify(adjacentsJson)}`)
+  const adjacentsJson = any.adjacents
+  if (typeof adjacentsJson !== 'object' || adjacentsJson === null || Array.isArray(adjacentsJson))
+    throw new InvalidEncodingError(`Expected adjacents to be an object, received ${JSON.stringify(adjacentsJson)}`)
   const adjacents = Object.entries(adjacentsJson as Record<string, unknown>).map(([chain, hash]) => {
-    if (!/^(0|[1-9][0-9]{0,9})$/.test(chain) || Number(chain) > 0xffffffff) throw new InvalidEncodingError(`Expected adjacent chain ids to be u32 decimal strings, received ${JSON.stringify(chain)}`)
+    if (!/^(0|[1-9][0-9]{0,9})$/.test(chain) || Number(chain) > 0xffffffff)
+      throw new InvalidEncodingError(`Expected adjacent chain ids to be u32 decimal strings, received ${JSON.stringify(chain)}`)
     return [Number(chain), hashField(`adjacents.${chain}`, hash)] as const
   })
   adjacents.sort((a, b) => a[0] - b[0])
   return {
-    nonce: unsigned('nonce', any['nonce'], 64),
-    creationTime: integer('creationTime', any['creationTime'], Number.MIN_SAFE_INTEGER),
-    parent: hashField('parent', any['parent']),
+    nonce: unsigned('nonce', any.nonce, 64),
+    creationTime: integer('creationTime', any.creationTime, Number.MIN_SAFE_INTEGER),
+    parent: hashField('parent', any.parent),
     adjacents,
-    target: decodeU256(hashField('target', any['target'])),
-    payloadHash: hashField('payloadHash', any['payloadHash']),
-    chainId: integer('chainId', any['chainId'], 0),
-    weight: decodeU256(hashField('weight', any['weight'])),
-    height: integer('height', any['height'], 0),
+    target: decodeU256(hashField('target', any.target)),
+    payloadHash: hashField('payloadHash', any.payloadHash),
+    chainId: integer('chainId', any.chainId, 0),
+    weight: decodeU256(hashField('weight', any.weight)),
+    height: integer('height', any.height, 0),
     version,
-    epochStart: integer('epochStart', any['epochStart'], Number.MIN_SAFE_INTEGER),
-    featureFlags: unsigned('featureFlags', any['featureFlags'], 64),
-    hash: hashField('hash', any['hash']),
+    epochStart: integer('epochStart', any.epochStart, Number.MIN_SAFE_INTEGER),
+    featureFlags: unsigned('featureFlags', any.featureFlags, 64),
+    hash: hashField('hash', any.hash),
   }
 }
 

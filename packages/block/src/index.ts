@@ -1,26 +1,13 @@
-export type { Block, Header } from './header.js'
+export { blockFromJson, blockFromJsonText, blockToJson, blockToJsonText, payloadToJsonText } from './block-json.js'
 export {
   BlockModelError,
   BlockValidationError,
+  type BlockViolationCode,
   InvalidEncodingError,
-  InvalidHashError,
   UnknownChainError,
   UnknownNetworkError,
-  type BlockViolationCode,
 } from './errors.js'
-export { decodeHash, encodeHash, isHashText } from './hash-text.js'
-export { MAX_U256, decodeU256, encodeU256 } from './u256.js'
-export { decodeHeader, encodeHeader, headerByteLength } from './header-binary.js'
-export {
-  headerFromJson,
-  headerFromJsonText,
-  headerJsonForProfile,
-  headerToJson,
-  headerToJsonText,
-  parseJsonExact,
-  type AnyHeaderJson,
-} from './header-json.js'
-export { blockFromJson, blockFromJsonText, blockToJson, blockToJsonText, payloadToJsonText } from './block-json.js'
+export { allChains, EASY_TARGET, genesisBlock, genesisBlocks } from './genesis.js'
 export {
   computeBlockHash,
   computePayloadHashes,
@@ -32,19 +19,30 @@ export {
   targetHex,
   txCount,
 } from './hashing.js'
+export type { Block, Header } from './header.js'
+export { decodeHeader, encodeHeader, headerByteLength } from './header-binary.js'
 export {
-  PETERSEN_GRAPH,
-  SINGLETON_GRAPH,
-  TWENTY_CHAIN_GRAPH,
+  type AnyHeaderJson,
+  headerFromJson,
+  headerFromJsonText,
+  headerJsonForProfile,
+  headerToJson,
+  headerToJsonText,
+  parseJsonExact,
+} from './header-json.js'
+export { type ChildHeaderFields, findNonce, mineChildHeader, mineHeader, type PayloadContents, withPayloadHashes } from './mine.js'
+export {
   adjacentChainsAt,
+  type ChainGraph,
   chainsAt,
   genesisHeight,
   getNetwork,
   graphAt,
-  networkOfVersionCode,
-  type ChainGraph,
   type Network,
+  networkOfVersionCode,
+  PETERSEN_GRAPH,
+  SINGLETON_GRAPH,
+  TWENTY_CHAIN_GRAPH,
 } from './networks.js'
-export { EASY_TARGET, allChains, genesisBlock, genesisBlocks } from './genesis.js'
-export { findNonce, mineChildHeader, mineHeader, withPayloadHashes, type ChildHeaderFields, type PayloadContents } from './mine.js'
+export { decodeU256, encodeU256, MAX_U256 } from './u256.js'
 export { validateBlock } from './validate.js'

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
+import { encodeHash } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
+import { computeBlockHash, computePayloadHashes, difficulty } from './hashing.js'
 import type { Header } from './header.js'
 import { encodeHeader } from './header-binary.js'
-import { encodeHash } from './hash-text.js'
-import { computeBlockHash, computePayloadHashes, difficulty } from './hashing.js'
 import { encodeU256 } from './u256.js'
 
 // The binary header ends with epochStart, nonce, hash: the nonce is 40 bytes from the end.

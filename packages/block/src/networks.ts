@@ -23,13 +23,40 @@ function graph(lists: ReadonlyArray<readonly number[]>): ChainGraph {
 
 /** The Petersen graph: 10 chains of degree 3. */
 export const PETERSEN_GRAPH: ChainGraph = graph([
-  [2, 3, 5], [3, 4, 6], [4, 0, 7], [0, 1, 8], [1, 2, 9], [0, 6, 9], [1, 5, 7], [2, 6, 8], [3, 7, 9], [4, 8, 5],
+  [2, 3, 5],
+  [3, 4, 6],
+  [4, 0, 7],
+  [0, 1, 8],
+  [1, 2, 9],
+  [0, 6, 9],
+  [1, 5, 7],
+  [2, 6, 8],
+  [3, 7, 9],
+  [4, 8, 5],
 ])
 
 /** The twenty-chain graph of degree 3. */
 export const TWENTY_CHAIN_GRAPH: ChainGraph = graph([
-  [5, 10, 15], [6, 11, 16], [7, 12, 17], [8, 13, 18], [9, 14, 19], [0, 7, 8], [1, 8, 9], [2, 5, 9], [3, 5, 6], [4, 6, 7],
-  [0, 11, 19], [1, 10, 12], [2, 11, 13], [3, 12, 14], [4, 13, 15], [0, 14, 16], [1, 15, 17], [2, 16, 18], [3, 17, 19], [4, 10, 18],
+  [5, 10, 15],
+  [6, 11, 16],
+  [7, 12, 17],
+  [8, 13, 18],
+  [9, 14, 19],
+  [0, 7, 8],
+  [1, 8, 9],
+  [2, 5, 9],
+  [3, 5, 6],
+  [4, 6, 7],
+  [0, 11, 19],
+  [1, 10, 12],
+  [2, 11, 13],
+  [3, 12, 14],
+  [4, 13, 15],
+  [0, 14, 16],
+  [1, 15, 17],
+  [2, 16, 18],
+  [3, 17, 19],
+  [4, 10, 18],
 ])
 
 /** A single chain 0 with no neighbours. */
@@ -41,14 +68,20 @@ const networks: Record<NetworkName, Network> = {
     versionCode: 5,
     blockDelay: 30,
     genesisTime: 1572393660000000, // 2019-10-30T00:01:00Z, as in the real genesis headers
-    graphs: [{ height: 852054, graph: TWENTY_CHAIN_GRAPH }, { height: 0, graph: PETERSEN_GRAPH }],
+    graphs: [
+      { height: 852054, graph: TWENTY_CHAIN_GRAPH },
+      { height: 0, graph: PETERSEN_GRAPH },
+    ],
   },
   testnet04: {
     name: 'testnet04',
     versionCode: 7,
     blockDelay: 30,
     genesisTime: 1563388117613832, // 2019-07-17T18:28:37.613832Z, as in the real genesis headers
-    graphs: [{ height: 332604, graph: TWENTY_CHAIN_GRAPH }, { height: 0, graph: PETERSEN_GRAPH }],
+    graphs: [
+      { height: 332604, graph: TWENTY_CHAIN_GRAPH },
+      { height: 0, graph: PETERSEN_GRAPH },
+    ],
   },
   development: {
     name: 'development',

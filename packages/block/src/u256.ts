@@ -18,10 +18,5 @@ export function encodeU256(n: bigint): Buffer {
 export function decodeU256(bytes: Uint8Array): bigint {
   if (bytes.length !== 32) throw new InvalidEncodingError(`Expected 32 bytes of u256, received ${bytes.length}`)
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, 32)
-  return (
-    (b.readBigUInt64LE(24) << 192n) |
-    (b.readBigUInt64LE(16) << 128n) |
-    (b.readBigUInt64LE(8) << 64n) |
-    b.readBigUInt64LE(0)
-  )
+  return (b.readBigUInt64LE(24) << 192n) | (b.readBigUInt64LE(16) << 128n) | (b.readBigUInt64LE(8) << 64n) | b.readBigUInt64LE(0)
 }

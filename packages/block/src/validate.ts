@@ -1,8 +1,8 @@
-import type { Block, Header } from './header.js'
+import { encodeHash } from '@weft/hash-text'
 import { BlockValidationError, type BlockViolationCode } from './errors.js'
-import { encodeHash } from './hash-text.js'
 import { sharedGenesisBlock } from './genesis.js'
 import { computeBlockHash, computePayloadHashes, difficulty, payloadHashesMatch, powHash } from './hashing.js'
+import type { Block, Header } from './header.js'
 import { adjacentChainsAt, type Network } from './networks.js'
 
 // Field-by-field equality of two headers, including the hash.
@@ -57,7 +57,10 @@ export function validateBlock(block: Block, parent: Header | undefined, network:
   const payload = attempt(() => computePayloadHashes(block.payload))
   if (payload instanceof Error) violation('INVALID_PAYLOAD_HASH', 'The payload hashes cannot be computed from a malformed payload', payload)
   else if (!payload.payloadHash.equals(h.payloadHash) || !payloadHashesMatch(block.payload, payload)) {
-    violation('INVALID_PAYLOAD_HASH', `Expected payload hash ${encodeHash(payload.payloadHash)} in the header and the payload, received ${encodeHash(h.payloadHash)} and ${String(block.payload.payloadHash)}`)
+    violation(
+      'INVALID_PAYLOAD_HASH',
+      `Expected payload hash ${encodeHash(payload.payloadHash)} in the header and the payload, received ${encodeHash(h.payloadHash)} and ${String(block.payload.payloadHash)}`,
+    )
   }
 
   if (h.version !== network.name) violation('INVALID_VERSION', `Expected a block of ${network.name}, received ${String(h.version)}`)
@@ -65,13 +68,19 @@ export function validateBlock(block: Block, parent: Header | undefined, network:
   if (parent === undefined) {
     const genesis = sharedGenesisBlock(network, h.chainId)
     if (genesis === undefined) violation('INVALID_CHAIN', `Network ${network.name} has no chain ${h.chainId}`)
-    else if (!sameHeader(h, genesis.header)) violation('INVALID_GENESIS', `A block without parent must be the genesis block ${encodeHash(genesis.header.hash)} of chain ${h.chainId}`)
+    else if (!sameHeader(h, genesis.header))
+      violation(
+        'INVALID_GENESIS',
+        `A block without parent must be the genesis block ${encodeHash(genesis.header.hash)} of chain ${h.chainId}`,
+      )
     return violations
   }
 
-  if (!h.parent.equals(parent.hash)) violation('INVALID_PARENT', `Expected parent ${encodeHash(parent.hash)}, received ${encodeHash(h.parent)}`)
+  if (!h.parent.equals(parent.hash))
+    violation('INVALID_PARENT', `Expected parent ${encodeHash(parent.hash)}, received ${encodeHash(h.parent)}`)
   if (h.height !== parent.height + 1) violation('INVALID_HEIGHT', `Expected height ${parent.height + 1}, received ${h.height}`)
-  if (h.version !== parent.version && h.version === network.name) violation('INVALID_VERSION', `Expected the parent's network ${parent.version}, received ${h.version}`)
+  if (h.version !== parent.version && h.version === network.name)
+    violation('INVALID_VERSION', `Expected the parent's network ${parent.version}, received ${h.version}`)
 
   const expectedAdjacents = adjacentChainsAt(network, h.chainId, h.height)
   if (h.chainId !== parent.chainId || expectedAdjacents === undefined) {
@@ -83,14 +92,16 @@ export function validateBlock(block: Block, parent: Header | undefined, network:
     }
   }
 
-  if (h.creationTime <= parent.creationTime) violation('INVALID_CREATION_TIME', `Expected a creation time after the parent's ${parent.creationTime}, received ${h.creationTime}`)
+  if (h.creationTime <= parent.creationTime)
+    violation('INVALID_CREATION_TIME', `Expected a creation time after the parent's ${parent.creationTime}, received ${h.creationTime}`)
 
   const weight = parent.weight + difficulty(h.target)
   if (h.weight !== weight) violation('INVALID_WEIGHT', `Expected weight ${weight} (parent's plus difficulty), received ${h.weight}`)
 
   const pow = attempt(() => powHash(h))
   if (pow instanceof Error) violation('INVALID_POW', 'The proof-of-work hash cannot be computed from a malformed header', pow)
-  else if (pow > h.target) violation('INVALID_POW', `Expected a proof-of-work hash <= target ${h.target.toString(16)}, received ${pow.toString(16)}`)
+  else if (pow > h.target)
+    violation('INVALID_POW', `Expected a proof-of-work hash <= target ${h.target.toString(16)}, received ${pow.toString(16)}`)
 
   return violations
 }

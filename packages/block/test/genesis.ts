@@ -1,12 +1,12 @@
-import t from 'tap'
 import { readFileSync } from 'node:fs'
 import type { ChainwebFullBlock, NetworkName } from '@weft/types'
+import t from 'tap'
 import {
-  EASY_TARGET,
   blockToJson,
   computeBlockHash,
   computePayloadHashes,
   difficulty,
+  EASY_TARGET,
   genesisBlock,
   genesisBlocks,
   genesisHeight,
@@ -17,24 +17,32 @@ import {
 } from '../src/index.js'
 
 for (const name of ['mainnet01', 'testnet04'] as const) {
-  t.test(`the ${name} genesis blocks are the real ones, byte for byte`, async t => {
-    const real = JSON.parse(readFileSync(new URL(`../src/data/genesis-${name}.json`, import.meta.url), 'utf8')) as ChainwebFullBlock[]
+  t.test(`the ${name} genesis blocks are the real ones, byte for byte`, async (t) => {
+    const real = JSON.parse(
+      readFileSync(new URL(`../../../fixtures/vectors/genesis-${name}.json`, import.meta.url), 'utf8'),
+    ) as ChainwebFullBlock[]
     const network = getNetwork(name)
     const blocks = genesisBlocks(network)
     t.equal(blocks.length, 20)
-    t.equal(JSON.stringify(blocks.map(b => blockToJson(b, 'chainweb'))), JSON.stringify(real), 'same JSON text, key order included')
-    t.same(blocks.map(b => b.header.height), blocks.map(b => genesisHeight(network, b.header.chainId)))
+    t.equal(JSON.stringify(blocks.map((b) => blockToJson(b, 'chainweb'))), JSON.stringify(real), 'same JSON text, key order included')
+    t.same(
+      blocks.map((b) => b.header.height),
+      blocks.map((b) => genesisHeight(network, b.header.chainId)),
+    )
   })
 }
 
 for (const name of ['development', 'test-singleton'] as const satisfies NetworkName[]) {
-  t.test(`the ${name} genesis blocks follow the contract's rules`, async t => {
+  t.test(`the ${name} genesis blocks follow the contract's rules`, async (t) => {
     const network = getNetwork(name)
     const blocks = genesisBlocks(network)
     t.equal(blocks.length, name === 'development' ? 20 : 1)
     for (const { header: h, payload } of blocks) {
       t.ok(h.parent.equals(genesisParentHash(network.versionCode, h.chainId)))
-      t.same(h.adjacents.map(([c]) => c), [...(graphAt(network, 0).get(h.chainId) ?? [])].sort((a, b) => a - b))
+      t.same(
+        h.adjacents.map(([c]) => c),
+        [...(graphAt(network, 0).get(h.chainId) ?? [])].sort((a, b) => a - b),
+      )
       for (const [c, hash] of h.adjacents) t.ok(hash.equals(genesisParentHash(network.versionCode, c)))
       t.same([h.nonce, h.weight, h.featureFlags, h.height], [0n, 0n, 0n, 0])
       t.same([h.creationTime, h.epochStart], [network.genesisTime, network.genesisTime])
@@ -46,7 +54,7 @@ for (const name of ['development', 'test-singleton'] as const satisfies NetworkN
   })
 }
 
-t.test('the easy genesis target accepts one random nonce in four', async t => {
+t.test('the easy genesis target accepts one random nonce in four', async (t) => {
   t.equal(difficulty(EASY_TARGET), 4n)
   const network = getNetwork('development')
   const h = genesisBlock(network, 3).header
@@ -57,7 +65,7 @@ t.test('the easy genesis target accepts one random nonce in four', async t => {
   t.ok(found > 400 && found < 600, `${found} of ${tries} nonces succeed`)
 })
 
-t.test('every call returns a fresh copy that callers may change', async t => {
+t.test('every call returns a fresh copy that callers may change', async (t) => {
   const network = getNetwork('mainnet01')
   const a = genesisBlock(network, 0)
   a.header.hash.fill(0)
@@ -67,7 +75,7 @@ t.test('every call returns a fresh copy that callers may change', async t => {
   t.equal(b.payload.transactions.length, 6)
 })
 
-t.test('a chain the network never has has no genesis block', async t => {
+t.test('a chain the network never has has no genesis block', async (t) => {
   t.throws(() => genesisBlock(getNetwork('test-singleton'), 1), { code: 'UNKNOWN_CHAIN' })
   t.throws(() => genesisBlock(getNetwork('mainnet01'), 20), { code: 'UNKNOWN_CHAIN' })
 })

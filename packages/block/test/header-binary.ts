@@ -1,14 +1,14 @@
-import t from 'tap'
-import fc from 'fast-check'
 import { isDeepStrictEqual } from 'node:util'
-import { decodeHeader, encodeHeader, headerByteLength, headerFromJson, type Header } from '../src/index.js'
+import fc from 'fast-check'
+import t from 'tap'
+import { decodeHeader, encodeHeader, type Header, headerByteLength, headerFromJson } from '../src/index.js'
 import { headerArb, headerVectors, holds } from './fixtures/helpers.js'
 
 const sample = (): Header => headerFromJson(structuredClone((headerVectors[0] as (typeof headerVectors)[number]).object))
 
-t.test('random headers round-trip through the binary encoding, featureFlags above 2^53 included', async t => {
+t.test('random headers round-trip through the binary encoding, featureFlags above 2^53 included', async (t) => {
   let bigFlags = 0
-  const roundTrips = fc.property(headerArb, h => {
+  const roundTrips = fc.property(headerArb, (h) => {
     if (h.featureFlags > 1n << 53n) bigFlags++
     const bytes = encodeHeader(h)
     return bytes.length === headerByteLength(h.adjacents.length) && isDeepStrictEqual(decodeHeader(bytes), h)
@@ -17,20 +17,20 @@ t.test('random headers round-trip through the binary encoding, featureFlags abov
   t.ok(bigFlags > 0, 'some runs had featureFlags above 2^53')
 })
 
-t.test('a header is 210 bytes without adjacents and 318 with three', async t => {
+t.test('a header is 210 bytes without adjacents and 318 with three', async (t) => {
   t.equal(headerByteLength(0), 210)
   t.equal(encodeHeader(sample()).length, 318)
   t.equal(encodeHeader({ ...sample(), adjacents: [] }).length, 210)
 })
 
-t.test('featureFlags sit first, little-endian, and decode exactly', async t => {
+t.test('featureFlags sit first, little-endian, and decode exactly', async (t) => {
   const h = { ...sample(), featureFlags: (1n << 63n) + 3n }
   const bytes = encodeHeader(h)
   t.equal(bytes.readBigUInt64LE(0), (1n << 63n) + 3n)
   t.equal(decodeHeader(bytes).featureFlags, (1n << 63n) + 3n)
 })
 
-t.test('a decoded header owns its hash bytes', async t => {
+t.test('a decoded header owns its hash bytes', async (t) => {
   const bytes = encodeHeader(sample())
   const h = decodeHeader(bytes)
   bytes.fill(0)
@@ -38,7 +38,7 @@ t.test('a decoded header owns its hash bytes', async t => {
   t.same(h.parent, sample().parent)
 })
 
-t.test('binary of the wrong length or with an unknown version code is refused', async t => {
+t.test('binary of the wrong length or with an unknown version code is refused', async (t) => {
   const bytes = encodeHeader(sample())
   t.throws(() => decodeHeader(bytes.subarray(0, 209)), { code: 'INVALID_ENCODING', message: /at least 210/ })
   t.throws(() => decodeHeader(bytes.subarray(0, 317)), { code: 'INVALID_ENCODING', message: /318 bytes for 3 adjacents/ })
@@ -47,7 +47,7 @@ t.test('binary of the wrong length or with an unknown version code is refused', 
   t.throws(() => decodeHeader(unknown), { code: 'INVALID_ENCODING', message: /version code 99/ })
 })
 
-t.test('times and heights beyond safe integers are refused on decode', async t => {
+t.test('times and heights beyond safe integers are refused on decode', async (t) => {
   const bytes = encodeHeader(sample())
   const far = Buffer.from(bytes)
   far.writeBigInt64LE(1n << 62n, 8)
@@ -56,7 +56,7 @@ t.test('times and heights beyond safe integers are refused on decode', async t =
   t.throws(() => decodeHeader(far), { code: 'INVALID_ENCODING', message: /creationTime/ })
 })
 
-t.test('values that do not fit their binary field are refused on encode', async t => {
+t.test('values that do not fit their binary field are refused on encode', async (t) => {
   const h = sample()
   const bad: Array<[string, Partial<Header>]> = [
     ['featureFlags', { featureFlags: 1n << 64n }],
@@ -73,6 +73,7 @@ t.test('values that do not fit their binary field are refused on encode', async 
     ['adjacents count', { adjacents: Array.from({ length: 0x10000 }, (_, i) => [i, Buffer.alloc(32)] as const) }],
     ['u256', { target: 1n << 256n }],
   ]
-  for (const [name, change] of bad) t.throws(() => encodeHeader({ ...h, ...change }), { code: 'INVALID_ENCODING', message: new RegExp(name) }, name)
+  for (const [name, change] of bad)
+    t.throws(() => encodeHeader({ ...h, ...change }), { code: 'INVALID_ENCODING', message: new RegExp(name) }, name)
   t.throws(() => encodeHeader({ ...h, version: 'mainnet02' as Header['version'] }), { code: 'UNKNOWN_NETWORK' })
 })

@@ -1,22 +1,36 @@
-import t from 'tap'
-import fc from 'fast-check'
 import { isDeepStrictEqual } from 'node:util'
 import type { BlockHeader, ChainwebBlockHeader } from '@weft/types'
+import fc from 'fast-check'
+import t from 'tap'
 import {
+  type AnyHeaderJson,
   headerFromJson,
   headerFromJsonText,
   headerJsonForProfile,
   headerToJson,
   headerToJsonText,
   parseJsonExact,
-  type AnyHeaderJson,
 } from '../src/index.js'
 import { headerArb, headerVectors, holds } from './fixtures/helpers.js'
 
 const vector = (): ChainwebBlockHeader => structuredClone((headerVectors[0] as (typeof headerVectors)[number]).object)
-const keys = (version: string): string[] => ['nonce', 'creationTime', 'parent', 'adjacents', 'target', 'payloadHash', 'chainId', 'weight', 'height', version, 'epochStart', 'featureFlags', 'hash']
+const keys = (version: string): string[] => [
+  'nonce',
+  'creationTime',
+  'parent',
+  'adjacents',
+  'target',
+  'payloadHash',
+  'chainId',
+  'weight',
+  'height',
+  version,
+  'epochStart',
+  'featureFlags',
+  'hash',
+]
 
-t.test('the spec profile names the version chainVersion, the chainweb profile chainwebVersion, in canonical order', async t => {
+t.test('the spec profile names the version chainVersion, the chainweb profile chainwebVersion, in canonical order', async (t) => {
   const h = headerFromJson(vector())
   const spec = headerToJson(h, 'spec')
   const chainweb = headerToJson(h, 'chainweb')
@@ -27,7 +41,7 @@ t.test('the spec profile names the version chainVersion, the chainweb profile ch
   t.same(Object.keys(chainweb.adjacents), ['5', '10', '15'])
 })
 
-t.test('random headers round-trip through exact JSON text in both profiles', async t => {
+t.test('random headers round-trip through exact JSON text in both profiles', async (t) => {
   holds(
     t,
     fc.property(headerArb, fc.constantFrom('spec' as const, 'chainweb' as const), (h, profile) => {
@@ -38,7 +52,7 @@ t.test('random headers round-trip through exact JSON text in both profiles', asy
   )
 })
 
-t.test('featureFlags above 2^53 are written and read exactly as JSON text', async t => {
+t.test('featureFlags above 2^53 are written and read exactly as JSON text', async (t) => {
   const h = { ...headerFromJson(vector()), featureFlags: 18446744073709551615n }
   const text = headerToJsonText(h, 'spec')
   t.match(text, /"featureFlags":18446744073709551615,"hash"/)
@@ -47,7 +61,7 @@ t.test('featureFlags above 2^53 are written and read exactly as JSON text', asyn
   t.equal(headerFromJson({ ...vector(), featureFlags: 5n } as unknown as AnyHeaderJson).featureFlags, 5n, 'a bigint is accepted too')
 })
 
-t.test('spec-profile header bytes become chainweb bytes by swapping one key', async t => {
+t.test('spec-profile header bytes become chainweb bytes by swapping one key', async (t) => {
   const h = headerFromJson(vector())
   const spec = Buffer.from(headerToJsonText(h, 'spec'))
   t.equal(headerJsonForProfile(spec, 'spec'), spec)
@@ -55,7 +69,7 @@ t.test('spec-profile header bytes become chainweb bytes by swapping one key', as
   t.throws(() => headerJsonForProfile(Buffer.from('{"chainwebVersion":"x"}'), 'chainweb'), { code: 'INVALID_ENCODING' })
 })
 
-t.test('malformed header objects are refused with INVALID_ENCODING naming the field', async t => {
+t.test('malformed header objects are refused with INVALID_ENCODING naming the field', async (t) => {
   const bad: Array<[string, Record<string, unknown>]> = [
     ['chainwebVersion', { chainwebVersion: 'mainnet02' }],
     ['adjacents', { adjacents: null }],
@@ -74,7 +88,11 @@ t.test('malformed header objects are refused with INVALID_ENCODING naming the fi
     ['featureFlags', { featureFlags: 10n ** 30n }],
   ]
   for (const [name, change] of bad) {
-    t.throws(() => headerFromJson({ ...vector(), ...change } as unknown as BlockHeader), { code: 'INVALID_ENCODING', message: new RegExp(name) }, name)
+    t.throws(
+      () => headerFromJson({ ...vector(), ...change } as unknown as BlockHeader),
+      { code: 'INVALID_ENCODING', message: new RegExp(name) },
+      name,
+    )
   }
   t.throws(() => headerFromJson(null as unknown as BlockHeader), { code: 'INVALID_ENCODING' })
 })
@@ -86,10 +104,14 @@ const generalText = (h: Parameters<typeof headerToJson>[0], profile: 'spec' | 'c
   return JSON.stringify(o).replace(`"featureFlags":${o.featureFlags},`, `"featureFlags":${h.featureFlags.toString()},`)
 }
 
-t.test('header JSON text is byte-for-byte what JSON.stringify of the header object gives, in both profiles', async t => {
+t.test('header JSON text is byte-for-byte what JSON.stringify of the header object gives, in both profiles', async (t) => {
   holds(
     t,
-    fc.property(headerArb, fc.constantFrom('spec' as const, 'chainweb' as const), (h, profile) => headerToJsonText(h, profile) === generalText(h, profile)),
+    fc.property(
+      headerArb,
+      fc.constantFrom('spec' as const, 'chainweb' as const),
+      (h, profile) => headerToJsonText(h, profile) === generalText(h, profile),
+    ),
     { numRuns: 300 },
   )
   for (const { object } of headerVectors) {
@@ -98,18 +120,16 @@ t.test('header JSON text is byte-for-byte what JSON.stringify of the header obje
   }
 })
 
-t.test('adjacents out of key order are written in the order JSON.stringify gives their keys', async t => {
+t.test('adjacents out of key order are written in the order JSON.stringify gives their keys', async (t) => {
   const h = headerFromJson(vector())
   const [a, b] = h.adjacents as ReadonlyArray<readonly [number, Buffer]>
-  const odd = [
-    [b!, a!],
-    [a!, a!],
-    [[0xffffffff, a![1]] as const, b!],
-    [[1.5, a![1]] as const],
-  ]
+  const odd = [[b!, a!], [a!, a!], [[0xffffffff, a![1]] as const, b!], [[1.5, a![1]] as const]]
   for (const adjacents of odd) {
     const text = headerToJsonText({ ...h, adjacents }, 'spec')
     t.equal(text, generalText({ ...h, adjacents }, 'spec'))
   }
-  t.match(headerToJsonText({ ...h, adjacents: [[0xffffffff, a![1]], b!] }, 'spec'), new RegExp(`"adjacents":\\{"${b![0]}":"[^"]+","4294967295":`))
+  t.match(
+    headerToJsonText({ ...h, adjacents: [[0xffffffff, a![1]], b!] }, 'spec'),
+    new RegExp(`"adjacents":\\{"${b![0]}":"[^"]+","4294967295":`),
+  )
 })

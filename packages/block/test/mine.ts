@@ -1,23 +1,23 @@
-import t from 'tap'
+import { encodeHash } from '@weft/hash-text'
 import fc from 'fast-check'
+import t from 'tap'
 import {
-  MAX_U256,
   computeBlockHash,
   computePayloadHashes,
-  encodeHash,
+  difficulty,
   encodeHeader,
   findNonce,
   genesisBlock,
   getNetwork,
+  type Header,
+  MAX_U256,
   mineChildHeader,
   mineHeader,
-  difficulty,
   payloadHashesMatch,
   powHash,
   withPayloadHashes,
-  type Header,
 } from '../src/index.js'
-import { U64_MAX, headerArb, holds, makePayload, payloadVectors } from './fixtures/helpers.js'
+import { headerArb, holds, makePayload, payloadVectors, U64_MAX } from './fixtures/helpers.js'
 
 const development = getNetwork('development')
 
@@ -28,7 +28,7 @@ function naiveNonce(header: Header): bigint {
   return nonce
 }
 
-t.test('withPayloadHashes fills in the hashes of the contents, in the contract key order', async t => {
+t.test('withPayloadHashes fills in the hashes of the contents, in the contract key order', async (t) => {
   for (const vector of payloadVectors) {
     const { transactions, minerData, coinbase } = vector
     const filled = withPayloadHashes({ coinbase, minerData, transactions })
@@ -40,7 +40,7 @@ t.test('withPayloadHashes fills in the hashes of the contents, in the contract k
   }
 })
 
-t.test('withPayloadHashes ignores wrong hash fields already present and leaves its argument alone', async t => {
+t.test('withPayloadHashes ignores wrong hash fields already present and leaves its argument alone', async (t) => {
   const made = makePayload(2, 7)
   const wrong = { ...made, payloadHash: encodeHash(Buffer.alloc(32)) }
   const filled = withPayloadHashes(wrong)
@@ -49,7 +49,7 @@ t.test('withPayloadHashes ignores wrong hash fields already present and leaves i
   t.not(filled, wrong)
 })
 
-t.test('mineHeader finds the first nonce from the header own that meets the target, as a naive search does', async t => {
+t.test('mineHeader finds the first nonce from the header own that meets the target, as a naive search does', async (t) => {
   holds(
     t,
     fc.property(headerArb, fc.integer({ min: 0, max: 6 }), (header, shift) => {
@@ -69,7 +69,7 @@ t.test('mineHeader finds the first nonce from the header own that meets the targ
   )
 })
 
-t.test('mineHeader keeps every field but nonce and hash', async t => {
+t.test('mineHeader keeps every field but nonce and hash', async (t) => {
   const genesis = genesisBlock(development, 0).header
   const start = { ...genesis, nonce: 12345n, hash: Buffer.alloc(32) }
   const mined = mineHeader(start)
@@ -78,7 +78,7 @@ t.test('mineHeader keeps every field but nonce and hash', async t => {
   t.ok(powHash(mined) <= genesis.target)
 })
 
-t.test('findNonce wraps from 2^64 - 1 to 0 and accepts a proof-of-work hash equal to the target', async t => {
+t.test('findNonce wraps from 2^64 - 1 to 0 and accepts a proof-of-work hash equal to the target', async (t) => {
   const genesis = genesisBlock(development, 0).header
   // Find a header whose last nonce fails a target equal to the powHash at nonce 0: the search
   // starting at 2^64 - 1 must then carry through all eight nonce bytes and stop exactly at 0.
@@ -95,7 +95,7 @@ t.test('findNonce wraps from 2^64 - 1 to 0 and accepts a proof-of-work hash equa
   t.equal(findNonce(binary, found.target - 1n) > 0n, true, 'a target one less than that hash rejects nonce 0')
 })
 
-t.test('mineChildHeader takes the parent target by default, or the one given with its difficulty as added weight', async t => {
+t.test('mineChildHeader takes the parent target by default, or the one given with its difficulty as added weight', async (t) => {
   const parent = genesisBlock(development, 0).header
   const fields = { creationTime: parent.creationTime + 30_000_000, adjacents: parent.adjacents, payloadHash: parent.payloadHash }
   const child = mineChildHeader(parent, fields)

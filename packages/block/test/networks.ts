@@ -1,23 +1,29 @@
+import type { NetworkName } from '@weft/types'
 import t from 'tap'
 import {
-  PETERSEN_GRAPH,
-  TWENTY_CHAIN_GRAPH,
   adjacentChainsAt,
   allChains,
   chainsAt,
   genesisHeight,
   getNetwork,
   graphAt,
-  networkOfVersionCode,
   type Network,
+  networkOfVersionCode,
+  PETERSEN_GRAPH,
+  TWENTY_CHAIN_GRAPH,
 } from '../src/index.js'
-import type { NetworkName } from '@weft/types'
 
 const names: NetworkName[] = ['mainnet01', 'testnet04', 'development', 'test-singleton']
 
-t.test('every network has its version code, block delay and a graph history starting at 0', async t => {
-  t.same(names.map(n => getNetwork(n).versionCode), [5, 7, 2, 0x80000016])
-  t.same(names.map(n => getNetwork(n).blockDelay), [30, 30, 30, 1])
+t.test('every network has its version code, block delay and a graph history starting at 0', async (t) => {
+  t.same(
+    names.map((n) => getNetwork(n).versionCode),
+    [5, 7, 2, 0x80000016],
+  )
+  t.same(
+    names.map((n) => getNetwork(n).blockDelay),
+    [30, 30, 30, 1],
+  )
   for (const n of names) {
     const graphs = getNetwork(n).graphs
     t.equal(graphs[graphs.length - 1]?.height, 0, n)
@@ -26,13 +32,13 @@ t.test('every network has its version code, block delay and a graph history star
   t.equal(getNetwork('mainnet01').genesisTime, 1572393660000000)
 })
 
-t.test('an unknown network name or version code is refused', async t => {
+t.test('an unknown network name or version code is refused', async (t) => {
   t.throws(() => getNetwork('mainnet02' as NetworkName), { code: 'UNKNOWN_NETWORK', name: 'UnknownNetworkError' })
   t.throws(() => getNetwork('toString' as NetworkName), { code: 'UNKNOWN_NETWORK' })
   t.throws(() => networkOfVersionCode(3), { code: 'UNKNOWN_NETWORK' })
 })
 
-t.test('both graphs are undirected, of degree 3, without self loops', async t => {
+t.test('both graphs are undirected, of degree 3, without self loops', async (t) => {
   for (const g of [PETERSEN_GRAPH, TWENTY_CHAIN_GRAPH]) {
     for (const [chain, adjacents] of g) {
       t.equal(adjacents.length, 3)
@@ -44,13 +50,16 @@ t.test('both graphs are undirected, of degree 3, without self loops', async t =>
   t.equal(TWENTY_CHAIN_GRAPH.size, 20)
 })
 
-t.test('mainnet switches from the Petersen graph to twenty chains at 852054', async t => {
+t.test('mainnet switches from the Petersen graph to twenty chains at 852054', async (t) => {
   const m = getNetwork('mainnet01')
   t.equal(graphAt(m, 852053), PETERSEN_GRAPH)
   t.equal(graphAt(m, 852054), TWENTY_CHAIN_GRAPH)
   t.equal(graphAt(m, -1), PETERSEN_GRAPH, 'a negative height gets the oldest graph')
   t.same(chainsAt(m, 0), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
-  t.same(chainsAt(m, 852054), Array.from({ length: 20 }, (_, i) => i))
+  t.same(
+    chainsAt(m, 852054),
+    Array.from({ length: 20 }, (_, i) => i),
+  )
   t.same(adjacentChainsAt(m, 0, 852053), [2, 3, 5])
   t.same(adjacentChainsAt(m, 0, 852054), [5, 10, 15])
   t.equal(adjacentChainsAt(m, 10, 852053), undefined)
@@ -59,17 +68,20 @@ t.test('mainnet switches from the Petersen graph to twenty chains at 852054', as
   t.equal(genesisHeight(getNetwork('testnet04'), 10), 332604)
 })
 
-t.test('development has twenty chains from 0 and test-singleton only chain 0', async t => {
+t.test('development has twenty chains from 0 and test-singleton only chain 0', async (t) => {
   const d = getNetwork('development')
   const s = getNetwork('test-singleton')
   t.equal(genesisHeight(d, 19), 0)
-  t.same(allChains(d), Array.from({ length: 20 }, (_, i) => i))
+  t.same(
+    allChains(d),
+    Array.from({ length: 20 }, (_, i) => i),
+  )
   t.same(chainsAt(s, 1000), [0])
   t.same(adjacentChainsAt(s, 0, 5), [])
   t.throws(() => genesisHeight(s, 1), { code: 'UNKNOWN_CHAIN' })
 })
 
-t.test('networks are frozen so no caller can change another caller\'s view', async t => {
+t.test("networks are frozen so no caller can change another caller's view", async (t) => {
   const m: Network = getNetwork('mainnet01')
   t.ok(Object.isFrozen(m))
   t.ok(Object.isFrozen(PETERSEN_GRAPH.get(0)))

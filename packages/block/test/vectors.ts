@@ -1,15 +1,14 @@
-import t from 'tap'
 import { readFileSync } from 'node:fs'
+import { decodeHash, encodeHash } from '@weft/hash-text'
 import type { ChainwebBlockHeader, ChainwebFullBlock, PayloadWithOutputs } from '@weft/types'
+import t from 'tap'
 import {
   blockFromJson,
   blockToJson,
   computeBlockHash,
   computePayloadHashes,
-  decodeHash,
   decodeHeader,
   difficulty,
-  encodeHash,
   encodeHeader,
   genesisParentHash,
   getNetwork,
@@ -21,15 +20,16 @@ import {
   txCount,
 } from '../src/index.js'
 
-const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as T
-const data = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../src/data/${name}`, import.meta.url), 'utf8')) as T
+const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../../fixtures/vectors/${name}`, import.meta.url), 'utf8')) as T
+const data = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../../fixtures/vectors/${name}`, import.meta.url), 'utf8')) as T
 
 const headers = fixture<Array<{ object: ChainwebBlockHeader; binary: string; powHash: string }>>('mainnet-headers.json')
 const blocks = fixture<ChainwebFullBlock[]>('mainnet-blocks.json')
 const payloads = fixture<PayloadWithOutputs[]>('mainnet-payloads.json')
-const updates = fixture<Array<{ header: ChainwebBlockHeader; powHash: string; target: string; txCount: number }>>('mainnet-header-updates.json')
+const updates =
+  fixture<Array<{ header: ChainwebBlockHeader; powHash: string; target: string; txCount: number }>>('mainnet-header-updates.json')
 
-t.test('the four mainnet headers decode from and encode to their binary form byte for byte', async t => {
+t.test('the four mainnet headers decode from and encode to their binary form byte for byte', async (t) => {
   t.equal(headers.length, 4)
   for (const v of headers) {
     const bytes = Buffer.from(v.binary, 'base64url')
@@ -43,16 +43,30 @@ t.test('the four mainnet headers decode from and encode to their binary form byt
   }
 })
 
-t.test('a header object round-trips through the chainweb profile in canonical key order', async t => {
+t.test('a header object round-trips through the chainweb profile in canonical key order', async (t) => {
   for (const v of headers) {
     const json = headerToJson(headerFromJson(v.object), 'chainweb')
     t.same(json, v.object)
-    t.same(Object.keys(json), ['nonce', 'creationTime', 'parent', 'adjacents', 'target', 'payloadHash', 'chainId', 'weight', 'height', 'chainwebVersion', 'epochStart', 'featureFlags', 'hash'])
+    t.same(Object.keys(json), [
+      'nonce',
+      'creationTime',
+      'parent',
+      'adjacents',
+      'target',
+      'payloadHash',
+      'chainId',
+      'weight',
+      'height',
+      'chainwebVersion',
+      'epochStart',
+      'featureFlags',
+      'hash',
+    ])
   }
 })
 
-t.test('the two mainnet blocks have correct hashes, payloads and weights', async t => {
-  const [parent, child] = blocks.map(b => blockFromJson(b))
+t.test('the two mainnet blocks have correct hashes, payloads and weights', async (t) => {
+  const [parent, child] = blocks.map((b) => blockFromJson(b))
   if (!parent || !child) throw new Error('fixture')
   for (const b of [parent, child]) {
     t.ok(computeBlockHash(b.header).equals(b.header.hash))
@@ -68,7 +82,7 @@ t.test('the two mainnet blocks have correct hashes, payloads and weights', async
   t.same(blockToJson(child, 'chainweb'), blocks[1])
 })
 
-t.test('the two mainnet payloads hash to their recorded hashes', async t => {
+t.test('the two mainnet payloads hash to their recorded hashes', async (t) => {
   for (const p of payloads) {
     const h = computePayloadHashes(p)
     t.equal(encodeHash(h.transactionsHash), p.transactionsHash)
@@ -77,7 +91,7 @@ t.test('the two mainnet payloads hash to their recorded hashes', async t => {
   }
 })
 
-t.test('the two header update events carry the powHash and target we compute', async t => {
+t.test('the two header update events carry the powHash and target we compute', async (t) => {
   for (const u of updates) {
     const h = headerFromJson(u.header)
     t.equal(powHashHex(h), u.powHash)
@@ -87,7 +101,7 @@ t.test('the two header update events carry the powHash and target we compute', a
 })
 
 for (const name of ['mainnet01', 'testnet04'] as const) {
-  t.test(`the 20 real genesis blocks of ${name} reproduce every hash`, async t => {
+  t.test(`the 20 real genesis blocks of ${name} reproduce every hash`, async (t) => {
     const network = getNetwork(name)
     const genesis = data<ChainwebFullBlock[]>(`genesis-${name}.json`)
     t.equal(genesis.length, 20)
@@ -97,7 +111,8 @@ for (const name of ['mainnet01', 'testnet04'] as const) {
       t.ok(computeBlockHash(h).equals(h.hash), `chain ${h.chainId} block hash`)
       t.ok(computePayloadHashes(b.payload).payloadHash.equals(h.payloadHash), `chain ${h.chainId} payload hash`)
       t.ok(genesisParentHash(network.versionCode, h.chainId).equals(h.parent), `chain ${h.chainId} parent`)
-      for (const [chain, hash] of h.adjacents) t.ok(genesisParentHash(network.versionCode, chain).equals(hash), `chain ${h.chainId} adjacent ${chain}`)
+      for (const [chain, hash] of h.adjacents)
+        t.ok(genesisParentHash(network.versionCode, chain).equals(hash), `chain ${h.chainId} adjacent ${chain}`)
       t.equal(h.creationTime, network.genesisTime)
       t.equal(h.epochStart, network.genesisTime)
       t.same(decodeHeader(encodeHeader(h)), h)

@@ -1,4 +1,4 @@
-import { decodeHash, encodeHash } from '@weft/block'
+import { decodeHash, encodeHash } from '@weft/hash-text'
 import { InvalidCursorError } from './errors.js'
 
 /** A position in an ordered list of blocks: at the block (`inclusive`) or just after it. */
@@ -20,7 +20,9 @@ export function parseCursor(text: string): Cursor {
   try {
     return { inclusive, hash: decodeHash(hashText) }
   } catch (cause) {
-    throw new InvalidCursorError(`Expected a cursor's hash to be 43 base64url characters (32 bytes), received ${quote(hashText)}`, { cause })
+    throw new InvalidCursorError(`Expected a cursor's hash to be 43 base64url characters (32 bytes), received ${quote(hashText)}`, {
+      cause,
+    })
   }
 }
 
@@ -34,5 +36,5 @@ export function formatCursor(cursor: { inclusive: boolean; hash: Uint8Array }): 
 
 // Cursors arrive from query strings: keep error messages short whatever was sent.
 function quote(text: string): string {
-  return JSON.stringify(text.length > 64 ? text.slice(0, 64) + '…' : text)
+  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text)
 }

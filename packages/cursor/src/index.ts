@@ -1,5 +1,5 @@
-export { CursorError, InvalidCursorError, InvalidLimitError } from './errors.js'
-export { formatCursor, parseCursor } from './cursor-text.js'
 export type { Cursor } from './cursor-text.js'
-export { ascendingPage, DEFAULT_LIMIT, descendingPage, resolveLimit } from './page.js'
+export { formatCursor, parseCursor } from './cursor-text.js'
+export { CursorError, InvalidCursorError, InvalidLimitError } from './errors.js'
 export type { AscendingPageOptions, DescendingPageOptions, Page } from './page.js'
+export { ascendingPage, DEFAULT_LIMIT, descendingPage, resolveLimit } from './page.js'

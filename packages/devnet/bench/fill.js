@@ -48,8 +48,14 @@ async function fillStore(seed) {
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US')
-console.log(`@weft/devnet fill bench: ${BLOCKS} blocks per round, ${ROUNDS} rounds, development network (20 chains), fork rate ${FORK_RATE}`)
-console.log(`node ${process.version}, ${cpus().length} cpus, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+console.log(
+  `@weft/devnet fill bench: ${BLOCKS} blocks per round, ${ROUNDS} rounds, development network (20 chains), fork rate ${FORK_RATE}`,
+)
+console.log(
+  `node ${process.version}, ${cpus().length} cpus, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+)
 mineOnly('warm-up')
 const mining = []
 for (let r = 0; r < ROUNDS; r++) mining.push(await timed(async () => mineOnly(`mine-${r}`)))
@@ -58,8 +64,14 @@ for (let r = 0; r < ROUNDS; r++) filling.push(await fillStore(`fill-${r}`))
 const report = (label, rounds) => {
   const best = Math.max(...rounds.map((x) => BLOCKS / x.wall))
   const perCpu = Math.max(...rounds.map((x) => BLOCKS / x.cpu))
-  console.log(`${label}: best ${fmt(best)} blocks/s wall clock (rounds: ${rounds.map((x) => fmt(BLOCKS / x.wall)).join(', ')}); ${fmt(perCpu)} blocks per CPU second`)
+  console.log(
+    `${label}: best ${fmt(best)} blocks/s wall clock (rounds: ${rounds.map((x) => fmt(BLOCKS / x.wall)).join(', ')}); ${fmt(perCpu)} blocks per CPU second`,
+  )
 }
 report('mined, not stored  ', mining)
 report('mined and stored   ', filling)
-console.log(`orphans per round: ${filling.map((x) => x.result.orphans).join(', ')}; load average after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+console.log(
+  `orphans per round: ${filling.map((x) => x.result.orphans).join(', ')}; load average after ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+)

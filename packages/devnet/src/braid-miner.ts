@@ -1,9 +1,9 @@
-import { difficulty, graphAt, type Block, type Header, type Network } from '@weft/block'
+import { type Block, difficulty, graphAt, type Header, type Network } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import { Braid } from './braid.js'
 import { ChainNotReadyError, TargetTooHardError } from './errors.js'
 import { mineBlock } from './mine.js'
-import { createAccountPool, syntheticPayload, type AccountPool } from './payload.js'
+import { type AccountPool, createAccountPool, syntheticPayload } from './payload.js'
 import type { Random } from './random.js'
 
 /** Gives the creation time of the next block: strictly after `floor` (µs). */
@@ -77,7 +77,10 @@ export class BraidMiner {
     const adjacents = this.#braid.nextAdjacents(chain)
     const parent = this.#braid.head(chain)
     if (adjacents === undefined || parent === undefined) {
-      throw new ChainNotReadyError(chain, `Expected a chain that may grow, received chain ${chain}: ${parent === undefined ? 'the braid does not know it' : 'a neighbour is behind it'}`)
+      throw new ChainNotReadyError(
+        chain,
+        `Expected a chain that may grow, received chain ${chain}: ${parent === undefined ? 'the braid does not know it' : 'a neighbour is behind it'}`,
+      )
     }
     const floor = Math.max(parent.creationTime, ...adjacents.map(([, b]) => b.creationTime))
     const adjacentHashes = adjacents.map(([c, b]) => [c, b.hash] as const)

@@ -84,7 +84,10 @@ export class Braid<B extends BraidBlock> {
     const window = this.#windows.get(block.chainId)
     const head = window?.[window.length - 1]
     if (window === undefined || head === undefined || block.height !== head.height + 1) {
-      throw new ChainNotReadyError(block.chainId, `Expected a block at height ${head === undefined ? '?' : head.height + 1} on chain ${block.chainId}, received height ${block.height}`)
+      throw new ChainNotReadyError(
+        block.chainId,
+        `Expected a block at height ${head === undefined ? '?' : head.height + 1} on chain ${block.chainId}, received height ${block.height}`,
+      )
     }
     window.push(block)
     if (window.length > this.#windowSize) window.shift()

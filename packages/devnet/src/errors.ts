@@ -1,15 +1,11 @@
+import { WeftError } from '@weft/errors'
+
 /** Base class of every error of @weft/devnet: `code` is stable and documented in the README. */
-export class DevnetError extends Error {
-  readonly code: string
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = new.target.name
-    this.code = code
-  }
-}
+export abstract class DevnetError extends WeftError {}
 
 /** An option given to `fill`, `createProducer` or the CLI is out of range or malformed. */
 export class InvalidOptionError extends DevnetError {
+  static override readonly codes = ['INVALID_OPTION'] as const
   readonly option: string
   constructor(option: string, expected: string, received: unknown, options?: ErrorOptions) {
     super('INVALID_OPTION', `Expected ${option} to be ${expected}, received ${describe(received)}`, options)
@@ -19,6 +15,7 @@ export class InvalidOptionError extends DevnetError {
 
 /** The command line could not be understood (unknown command or flag, missing value). */
 export class UsageError extends DevnetError {
+  static override readonly codes = ['USAGE'] as const
   constructor(message: string, options?: ErrorOptions) {
     super('USAGE', message, options)
   }
@@ -26,15 +23,21 @@ export class UsageError extends DevnetError {
 
 /** The chain's target is too hard to mine on a CPU in reasonable time (e.g. the real networks). */
 export class TargetTooHardError extends DevnetError {
+  static override readonly codes = ['TARGET_TOO_HARD'] as const
   readonly chainId: number
   constructor(chainId: number, difficulty: bigint, limit: bigint, options?: ErrorOptions) {
-    super('TARGET_TOO_HARD', `Expected the target of chain ${chainId} to need at most ${limit} hashes per block, received a difficulty of ${difficulty}`, options)
+    super(
+      'TARGET_TOO_HARD',
+      `Expected the target of chain ${chainId} to need at most ${limit} hashes per block, received a difficulty of ${difficulty}`,
+      options,
+    )
     this.chainId = chainId
   }
 }
 
 /** A block was asked of a chain the braiding rule does not let grow yet (a neighbour is behind it). */
 export class ChainNotReadyError extends DevnetError {
+  static override readonly codes = ['CHAIN_NOT_READY'] as const
   readonly chainId: number
   constructor(chainId: number, message: string, options?: ErrorOptions) {
     super('CHAIN_NOT_READY', message, options)

@@ -70,10 +70,12 @@ export async function fill(store: ChainStore, options: FillOptions): Promise<Fil
 
 /** Throws unless `forkRate` is a probability. */
 export function checkForkRate(forkRate: number): void {
-  if (!(typeof forkRate === 'number' && forkRate >= 0 && forkRate <= 1)) throw new InvalidOptionError('forkRate', 'a number from 0 to 1', forkRate)
+  if (!(typeof forkRate === 'number' && forkRate >= 0 && forkRate <= 1))
+    throw new InvalidOptionError('forkRate', 'a number from 0 to 1', forkRate)
 }
 
 /** Throws unless `seed` is a string or a finite number. */
 export function checkSeed(seed: unknown): void {
-  if (!(typeof seed === 'string' || (typeof seed === 'number' && Number.isFinite(seed)))) throw new InvalidOptionError('seed', 'a string or a finite number', seed)
+  if (!(typeof seed === 'string' || (typeof seed === 'number' && Number.isFinite(seed))))
+    throw new InvalidOptionError('seed', 'a string or a finite number', seed)
 }

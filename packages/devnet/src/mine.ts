@@ -1,4 +1,5 @@
-import { decodeHash, mineChildHeader, type Block, type Header } from '@weft/block'
+import { type Block, type Header, mineChildHeader } from '@weft/block'
+import { decodeHash } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
 
 /** What a new block is made of; everything else follows from its parent. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { encodeHash, withPayloadHashes } from '@weft/block'
+import { withPayloadHashes } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
 import type { Random } from './random.js'
 
@@ -67,11 +68,17 @@ function syntheticTransaction(random: Random, pool: AccountPool, context: Payloa
   if (kind < 6) {
     const amount = Number((random.between(1, 500000) / 1000).toFixed(3))
     code = `(coin.transfer "k:${sender}" "k:${receiver}" ${amount})`
-    clist = [{ args: [], name: 'coin.GAS' }, { args: [`k:${sender}`, `k:${receiver}`, amount], name: 'coin.TRANSFER' }]
+    clist = [
+      { args: [], name: 'coin.GAS' },
+      { args: [`k:${sender}`, `k:${receiver}`, amount], name: 'coin.TRANSFER' },
+    ]
   } else if (kind < 8) {
     const amount = Number((random.between(1, 100000) / 100).toFixed(2))
     code = `(coin.transfer-create "k:${sender}" "k:${receiver}" (read-keyset "ks") ${amount})`
-    clist = [{ args: [], name: 'coin.GAS' }, { args: [`k:${sender}`, `k:${receiver}`, amount], name: 'coin.TRANSFER' }]
+    clist = [
+      { args: [], name: 'coin.GAS' },
+      { args: [`k:${sender}`, `k:${receiver}`, amount], name: 'coin.TRANSFER' },
+    ]
     data = { ks: { keys: [receiver], pred: 'keys-all' } }
     gasLimit = 2500
   } else {

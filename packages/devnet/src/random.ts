@@ -23,7 +23,9 @@ export interface Random {
  * tiny, fast, good enough statistically, and it needs no dependency.
  */
 export function createRandom(seed: string | number): Random {
-  const digest = createHash('sha256').update(`weft-devnet:${String(seed)}`).digest()
+  const digest = createHash('sha256')
+    .update(`weft-devnet:${String(seed)}`)
+    .digest()
   let a = digest.readUInt32LE(0)
   let b = digest.readUInt32LE(4)
   let c = digest.readUInt32LE(8)
@@ -54,7 +56,10 @@ export function createRandom(seed: string | number): Random {
     int,
     between: (min, max) => min + int(max - min + 1),
     bytes,
-    hex: (count) => bytes(Math.ceil(count / 2)).toString('hex').slice(0, count),
+    hex: (count) =>
+      bytes(Math.ceil(count / 2))
+        .toString('hex')
+        .slice(0, count),
     pick: <T>(items: readonly T[]): T => items[int(items.length)] as T,
     chance: (p) => p > 0 && next() < p,
   }

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util'
 import { getNetwork, type Network } from '@weft/block'
-import { openStore, type ChainStore } from '@weft/store'
+import { type ChainStore, openStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import cliProgress from 'cli-progress'
 import { UsageError } from './errors.js'
-import { fill } from './fill.js'
+import { type FillSummary, fill } from './fill.js'
 import { createProducer } from './producer.js'
 
 /** Where the CLI writes, and what tells it to stop (the bin passes the process's own). */
@@ -50,12 +50,14 @@ const options = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
+const parseCliArgs = (argv: readonly string[]) => parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
+
 /** Runs `weft-devnet` with `argv` (without node and the script); resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
-    let parsed
+    let parsed: ReturnType<typeof parseCliArgs>
     try {
-      parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
+      parsed = parseCliArgs(argv)
     } catch (error) {
       throw new UsageError((error as Error).message, { cause: error })
     }
@@ -67,8 +69,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const [command, ...extra] = positionals
     if (command === undefined) throw new UsageError('Expected a command (fill or live), received none')
     if (extra.length > 0) throw new UsageError(`Expected one command, received also ${JSON.stringify(extra.join(' '))}`)
-    if (command !== 'fill' && command !== 'live') throw new UsageError(`Expected the command fill or live, received ${JSON.stringify(command)}`)
-    if (values.data === undefined) throw new UsageError('Expected --data DIR, the store\'s folder')
+    if (command !== 'fill' && command !== 'live')
+      throw new UsageError(`Expected the command fill or live, received ${JSON.stringify(command)}`)
+    if (values.data === undefined) throw new UsageError("Expected --data DIR, the store's folder")
     const network = parseNetwork(values.network)
     const forkRate = parseNumber('--fork-rate', values['fork-rate'])
     if (command === 'fill') {
@@ -92,13 +95,17 @@ function parseNetwork(name: string): Network {
   try {
     return getNetwork(name as NetworkName)
   } catch (error) {
-    throw new UsageError(`Expected --network to be one of development, test-singleton, mainnet01, testnet04, received ${JSON.stringify(name)}`, { cause: error })
+    throw new UsageError(
+      `Expected --network to be one of development, test-singleton, mainnet01, testnet04, received ${JSON.stringify(name)}`,
+      { cause: error },
+    )
   }
 }
 
 function parseNumber(flag: string, text: string): number {
   const value = Number(text)
-  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`Expected ${flag} to be a number, received ${JSON.stringify(text)}`)
+  if (text.trim() === '' || !Number.isFinite(value))
+    throw new UsageError(`Expected ${flag} to be a number, received ${JSON.stringify(text)}`)
   return value
 }
 
@@ -111,19 +118,27 @@ async function withStore(path: string, network: Network, body: (store: ChainStor
   }
 }
 
-async function runFill(store: ChainStore, io: CliIo, opts: { blocks: number; forkRate: number; seed: string | undefined }): Promise<number> {
+async function runFill(
+  store: ChainStore,
+  io: CliIo,
+  opts: { blocks: number; forkRate: number; seed: string | undefined },
+): Promise<number> {
   const started = performance.now()
   // A bar only on a terminal: in a pipe or a log file it would be noise.
-  const bar = io.stderr.isTTY === true
-    ? new cliProgress.SingleBar({
-        stream: io.stderr as NodeJS.WriteStream,
-        format: 'filling |{bar}| {percentage}% | {value}/{total} blocks | ETA {eta_formatted}',
-        hideCursor: true,
-        fps: 10,
-      }, cliProgress.Presets.shades_classic)
-    : undefined
+  const bar =
+    io.stderr.isTTY === true
+      ? new cliProgress.SingleBar(
+          {
+            stream: io.stderr as NodeJS.WriteStream,
+            format: 'filling |{bar}| {percentage}% | {value}/{total} blocks | ETA {eta_formatted}',
+            hideCursor: true,
+            fps: 10,
+          },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined
   bar?.start(opts.blocks, 0)
-  let summary
+  let summary: FillSummary
   try {
     summary = await fill(store, {
       blocks: opts.blocks,
@@ -144,7 +159,11 @@ async function runFill(store: ChainStore, io: CliIo, opts: { blocks: number; for
   return 0
 }
 
-async function runLive(store: ChainStore, io: CliIo, opts: { blockDelay: number; forkRate: number; seed: string | undefined; duration: number | undefined }): Promise<number> {
+async function runLive(
+  store: ChainStore,
+  io: CliIo,
+  opts: { blockDelay: number; forkRate: number; seed: string | undefined; duration: number | undefined },
+): Promise<number> {
   let failed = false
   let stopWaiting!: () => void
   const stopped = new Promise<void>((resolve) => {
@@ -167,7 +186,9 @@ async function runLive(store: ChainStore, io: CliIo, opts: { blockDelay: number;
   const unsubscribe = store.subscribe((event) => {
     if (event.type === 'inserted') produced++
   })
-  io.stderr.write(`producing on ${store.network.name}, one block per chain every ${opts.blockDelay} s${opts.duration === undefined ? ' (Ctrl-C to stop)' : ''}\n`)
+  io.stderr.write(
+    `producing on ${store.network.name}, one block per chain every ${opts.blockDelay} s${opts.duration === undefined ? ' (Ctrl-C to stop)' : ''}\n`,
+  )
   producer.start()
   await stopped
   clearTimeout(timer)

@@ -1,4 +1,4 @@
-import { genesisBlock, getNetwork, validateBlock, type Header } from '@weft/block'
+import { genesisBlock, getNetwork, type Header, validateBlock } from '@weft/block'
 import t from 'tap'
 import { BraidMiner, latestCreationTime } from '../src/braid-miner.js'
 import { simulatedClock } from '../src/clock.js'

@@ -3,22 +3,47 @@ import t from 'tap'
 import { Braid, type BraidBlock, type ChainGraph } from '../src/braid.js'
 
 // The graphs of CONTRACT.md, written out here independently of @weft/block.
-const twenty: ChainGraph = new Map(Object.entries({
-  0: [5, 10, 15], 1: [6, 11, 16], 2: [7, 12, 17], 3: [8, 13, 18], 4: [9, 14, 19], 5: [0, 7, 8],
-  6: [1, 8, 9], 7: [2, 5, 9], 8: [3, 5, 6], 9: [4, 6, 7], 10: [0, 11, 19], 11: [1, 10, 12],
-  12: [2, 11, 13], 13: [3, 12, 14], 14: [4, 13, 15], 15: [0, 14, 16], 16: [1, 15, 17],
-  17: [2, 16, 18], 18: [3, 17, 19], 19: [4, 10, 18],
-}).map(([k, v]) => [Number(k), v]))
+const twenty: ChainGraph = new Map(
+  Object.entries({
+    0: [5, 10, 15],
+    1: [6, 11, 16],
+    2: [7, 12, 17],
+    3: [8, 13, 18],
+    4: [9, 14, 19],
+    5: [0, 7, 8],
+    6: [1, 8, 9],
+    7: [2, 5, 9],
+    8: [3, 5, 6],
+    9: [4, 6, 7],
+    10: [0, 11, 19],
+    11: [1, 10, 12],
+    12: [2, 11, 13],
+    13: [3, 12, 14],
+    14: [4, 13, 15],
+    15: [0, 14, 16],
+    16: [1, 15, 17],
+    17: [2, 16, 18],
+    18: [3, 17, 19],
+    19: [4, 10, 18],
+  }).map(([k, v]) => [Number(k), v]),
+)
 const single: ChainGraph = new Map([[0, []]])
 
 const block = (chainId: number, height: number): BraidBlock => ({ chainId, height, hash: Buffer.from([chainId, height & 0xff]) })
 const genesisHeads = (graph: ChainGraph) => new Map([...graph.keys()].map((c) => [c, [block(c, 0)]]))
 
-t.test('at genesis every chain may grow and names its neighbours\' genesis blocks', async (t) => {
+t.test("at genesis every chain may grow and names its neighbours' genesis blocks", async (t) => {
   const braid = new Braid(() => twenty, genesisHeads(twenty))
   t.same(braid.advanceable(), [...Array(20).keys()])
   const adjacents = braid.nextAdjacents(8)
-  t.same(adjacents?.map(([c, b]) => [c, b.height]), [[3, 0], [5, 0], [6, 0]])
+  t.same(
+    adjacents?.map(([c, b]) => [c, b.height]),
+    [
+      [3, 0],
+      [5, 0],
+      [6, 0],
+    ],
+  )
 })
 
 t.test('a chain may not grow past a neighbour that is behind it', async (t) => {
@@ -31,8 +56,19 @@ t.test('a chain may not grow past a neighbour that is behind it', async (t) => {
   t.notOk(braid.canAdvance(0))
   braid.advance(block(15, 1))
   t.ok(braid.canAdvance(0))
-  t.same(braid.nextAdjacents(0)?.map(([c, b]) => [c, b.height]), [[5, 1], [10, 1], [15, 1]])
-  t.same(braid.nextAdjacents(5)?.map(([c, b]) => [c, b.height]), undefined, 'chain 5 waits for 7 and 8')
+  t.same(
+    braid.nextAdjacents(0)?.map(([c, b]) => [c, b.height]),
+    [
+      [5, 1],
+      [10, 1],
+      [15, 1],
+    ],
+  )
+  t.same(
+    braid.nextAdjacents(5)?.map(([c, b]) => [c, b.height]),
+    undefined,
+    'chain 5 waits for 7 and 8',
+  )
 })
 
 t.test('the adjacent of a neighbour one height ahead is its block one below its head', async (t) => {
@@ -43,7 +79,14 @@ t.test('the adjacent of a neighbour one height ahead is its block one below its 
   braid.advance(block(7, 1))
   braid.advance(block(8, 1))
   const adjacents = braid.nextAdjacents(5)
-  t.same(adjacents?.map(([c, b]) => [c, b.height]), [[0, 1], [7, 1], [8, 1]])
+  t.same(
+    adjacents?.map(([c, b]) => [c, b.height]),
+    [
+      [0, 1],
+      [7, 1],
+      [8, 1],
+    ],
+  )
   t.equal(braid.winnerAt(0, 2)?.height, 2)
   t.equal(braid.winnerAt(0, 3), undefined)
   t.equal(braid.winnerAt(42, 0), undefined)
@@ -69,30 +112,45 @@ t.test('a chain missing from the graph in force at the next height may not grow'
 })
 
 t.test('a head that is not the next height is refused', async (t) => {
-  const braid = new Braid(() => single, new Map([[0, [block(0, 0)]], [1, []]]))
+  const braid = new Braid(
+    () => single,
+    new Map([
+      [0, [block(0, 0)]],
+      [1, []],
+    ]),
+  )
   t.same(braid.chains(), [0], 'an empty window is ignored')
-  t.throws(() => braid.advance(block(0, 2)), { code: 'CHAIN_NOT_READY', chainId: 0, message: 'Expected a block at height 1 on chain 0, received height 2' })
-  t.throws(() => braid.advance(block(3, 1)), { code: 'CHAIN_NOT_READY', message: 'Expected a block at height ? on chain 3, received height 1' })
+  t.throws(() => braid.advance(block(0, 2)), {
+    code: 'CHAIN_NOT_READY',
+    chainId: 0,
+    message: 'Expected a block at height 1 on chain 0, received height 2',
+  })
+  t.throws(() => braid.advance(block(3, 1)), {
+    code: 'CHAIN_NOT_READY',
+    message: 'Expected a block at height ? on chain 3, received height 1',
+  })
 })
 
 t.test('growing any advanceable chain keeps neighbours within one height and never deadlocks', async (t) => {
-  fc.assert(fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 300 }), (choices) => {
-    const braid = new Braid(() => twenty, genesisHeads(twenty), 3)
-    for (const choice of choices) {
-      const ready = braid.advanceable()
-      if (ready.length === 0) return false
-      const chain = ready[choice % ready.length]!
-      const adjacents = braid.nextAdjacents(chain)!
-      const height = braid.head(chain)!.height + 1
-      if (adjacents.some(([, b]) => b.height !== height - 1)) return false
-      braid.advance(block(chain, height))
-      for (const [c, neighbours] of twenty) {
-        for (const n of neighbours) {
-          if (Math.abs(braid.head(c)!.height - braid.head(n)!.height) > 1) return false
+  fc.assert(
+    fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 300 }), (choices) => {
+      const braid = new Braid(() => twenty, genesisHeads(twenty), 3)
+      for (const choice of choices) {
+        const ready = braid.advanceable()
+        if (ready.length === 0) return false
+        const chain = ready[choice % ready.length]!
+        const adjacents = braid.nextAdjacents(chain)!
+        const height = braid.head(chain)!.height + 1
+        if (adjacents.some(([, b]) => b.height !== height - 1)) return false
+        braid.advance(block(chain, height))
+        for (const [c, neighbours] of twenty) {
+          for (const n of neighbours) {
+            if (Math.abs(braid.head(c)!.height - braid.head(n)!.height) > 1) return false
+          }
         }
       }
-    }
-    return true
-  }))
+      return true
+    }),
+  )
   t.pass('property held')
 })

@@ -5,7 +5,9 @@ import t from 'tap'
 // Runs src/cli.ts in a child node with the same loaders as this test (TypeScript, coverage).
 const runBin = (args: string[], onStderr?: (text: string, child: ReturnType<typeof spawn>) => void) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, join(import.meta.dirname, '../src/cli.ts'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...process.execArgv, join(import.meta.dirname, '../src/cli.ts'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))

@@ -1,11 +1,15 @@
 import { getNetwork } from '@weft/block'
-import { openStore, type ChainStore } from '@weft/store'
+import { type ChainStore, openStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { fill } from '../src/fill.js'
 import { checkBraid } from './fixtures/braid-check.js'
 import { freshFolder } from './fixtures/fresh-folder.js'
 
-const open = async (t: Test, network: 'development' | 'test-singleton' | 'mainnet01' = 'development', path = freshFolder(t)): Promise<ChainStore> => {
+const open = async (
+  t: Test,
+  network: 'development' | 'test-singleton' | 'mainnet01' = 'development',
+  path = freshFolder(t),
+): Promise<ChainStore> => {
   const store = await openStore({ path, network })
   t.teardown(() => store.close())
   return store
@@ -20,15 +24,23 @@ const recordInserts = (store: ChainStore): string[] => {
   return hashes
 }
 
-t.test('twenty thousand filled blocks all pass the store\'s validation and form a consistent, fork-rich braid', async (t) => {
+t.test("twenty thousand filled blocks all pass the store's validation and form a consistent, fork-rich braid", async (t) => {
   const store = await open(t)
   const progress: Array<[number, number]> = []
   const inserted = recordInserts(store)
-  const summary = await fill(store, { blocks: 20000, seed: 'twenty-thousand', forkRate: 0.03, onProgress: (done, total) => progress.push([done, total]) })
+  const summary = await fill(store, {
+    blocks: 20000,
+    seed: 'twenty-thousand',
+    forkRate: 0.03,
+    onProgress: (done, total) => progress.push([done, total]),
+  })
   t.equal(summary.blocks, 20000)
   t.equal(inserted.length, 20000, 'the store accepted (validated and stored) every block')
   t.same(progress.at(-1), [20000, 20000])
-  t.ok(progress.every(([done], i) => i === 0 || done > progress[i - 1]![0]), 'progress only moves forward')
+  t.ok(
+    progress.every(([done], i) => i === 0 || done > progress[i - 1]![0]),
+    'progress only moves forward',
+  )
 
   const report = await checkBraid(store)
   t.same(report.problems, [])
@@ -57,7 +69,10 @@ t.test('the same seed on a fresh store gives identical hashes, another seed diff
   t.equal(first.length, 500)
   t.same(second, first)
   const other = await run('other')
-  t.ok(other.every((hash) => !first.includes(hash)), 'no block is shared')
+  t.ok(
+    other.every((hash) => !first.includes(hash)),
+    'no block is shared',
+  )
 })
 
 t.test('without a seed fill is still deterministic', async (t) => {
@@ -78,7 +93,11 @@ t.test('a second fill continues the chains the first one left in the same folder
   await first.close()
 
   const store = await open(t, 'development', path)
-  t.same([...store.cut().values()].map((h) => h.hash), [...before.values()].map((h) => h.hash), 'the store kept its cut')
+  t.same(
+    [...store.cut().values()].map((h) => h.hash),
+    [...before.values()].map((h) => h.hash),
+    'the store kept its cut',
+  )
   const summary = await fill(store, { blocks: 400, seed: 2, forkRate: 0.2 })
   const report = await checkBraid(store)
   t.same(report.problems, [])
@@ -121,7 +140,11 @@ t.test('bad options are refused with INVALID_OPTION before anything is mined', a
   for (const blocks of [-1, 1.5, Number.NaN]) {
     await t.rejects(fill(store, { blocks }), { code: 'INVALID_OPTION', option: 'blocks' })
   }
-  await t.rejects(fill(store, { blocks: '5' as unknown as number }), { message: 'Expected blocks to be a non-negative integer, received "5"' }, 'a JavaScript caller passing text is told so')
+  await t.rejects(
+    fill(store, { blocks: '5' as unknown as number }),
+    { message: 'Expected blocks to be a non-negative integer, received "5"' },
+    'a JavaScript caller passing text is told so',
+  )
   for (const forkRate of [-0.1, 1.01, Number.NaN]) {
     await t.rejects(fill(store, { blocks: 1, forkRate }), { code: 'INVALID_OPTION', option: 'forkRate' })
   }

@@ -2,7 +2,20 @@ import t from 'tap'
 import * as devnet from '../src/index.js'
 
 t.test('the package entry names the public surface', async (t) => {
-  for (const name of ['fill', 'createProducer', 'mineBlock', 'runCli', 'createRandom', 'syntheticPayload', 'Braid', 'BraidMiner', 'DevnetError', 'InvalidOptionError', 'TargetTooHardError', 'UsageError']) {
+  for (const name of [
+    'fill',
+    'createProducer',
+    'mineBlock',
+    'runCli',
+    'createRandom',
+    'syntheticPayload',
+    'Braid',
+    'BraidMiner',
+    'DevnetError',
+    'InvalidOptionError',
+    'TargetTooHardError',
+    'UsageError',
+  ]) {
     t.type((devnet as Record<string, unknown>)[name], 'function', name)
   }
   t.equal(devnet.DEFAULT_SEED, 'weft')

@@ -1,4 +1,4 @@
-import { difficulty, genesisBlock, getNetwork, graphAt, powHash, validateBlock, type Header } from '@weft/block'
+import { difficulty, genesisBlock, getNetwork, graphAt, type Header, powHash, validateBlock } from '@weft/block'
 import t from 'tap'
 import { mineBlock } from '../src/mine.js'
 import { createAccountPool, syntheticPayload } from '../src/payload.js'
@@ -10,9 +10,17 @@ const genesis = (chain: number) => genesisBlock(network, chain).header
 const childOf = (parent: Header, nonce?: bigint) => {
   const random = createRandom(`mine-${parent.chainId}`)
   const creationTime = parent.creationTime + 1_000_000
-  const payload = syntheticPayload(random, createAccountPool(random), { network: network.name, chainId: parent.chainId, height: parent.height + 1, parent: parent.hash, creationTime })
+  const payload = syntheticPayload(random, createAccountPool(random), {
+    network: network.name,
+    chainId: parent.chainId,
+    height: parent.height + 1,
+    parent: parent.hash,
+    creationTime,
+  })
   // Any block of the right chains will do for validateBlock, which cannot see other chains.
-  const adjacents = [...graphAt(network, parent.height + 1).get(parent.chainId)!].sort((a, b) => a - b).map((c) => [c, genesis(c).hash] as const)
+  const adjacents = [...graphAt(network, parent.height + 1).get(parent.chainId)!]
+    .sort((a, b) => a - b)
+    .map((c) => [c, genesis(c).hash] as const)
   return mineBlock({ parent, adjacents, payload, creationTime, ...(nonce === undefined ? {} : { nonce }) })
 }
 

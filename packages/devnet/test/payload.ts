@@ -1,11 +1,17 @@
 import { payloadHashesMatch, txCount } from '@weft/block'
 import t from 'tap'
-import { createAccountPool, syntheticPayload, type PayloadContext } from '../src/payload.js'
+import { createAccountPool, type PayloadContext, syntheticPayload } from '../src/payload.js'
 import { createRandom } from '../src/random.js'
 
 const unpaddedBase64url = /^[A-Za-z0-9_-]+$/
 const decode = (text: string): unknown => JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
-const context = (height: number): PayloadContext => ({ network: 'development', chainId: 7, height, parent: Buffer.alloc(32, height & 0xff), creationTime: 1_700_000_000_000_000 + height })
+const context = (height: number): PayloadContext => ({
+  network: 'development',
+  chainId: 7,
+  height,
+  parent: Buffer.alloc(32, height & 0xff),
+  creationTime: 1_700_000_000_000_000 + height,
+})
 
 t.test('synthetic payloads have correct hashes and JSON texts in unpadded base64url', async (t) => {
   const random = createRandom('payloads')
@@ -23,11 +29,14 @@ t.test('synthetic payloads have correct hashes and JSON texts in unpadded base64
   }
   t.same(problems, [])
   t.ok(counts.has(0), 'some blocks are empty')
-  t.ok([...counts].every((n) => n >= 0 && n <= 6), `at most 6 transactions: ${[...counts].join()}`)
+  t.ok(
+    [...counts].every((n) => n >= 0 && n <= 6),
+    `at most 6 transactions: ${[...counts].join()}`,
+  )
   t.ok(counts.size >= 5, 'transaction counts vary')
 })
 
-t.test('transactions look like the real network\'s commands and results', async (t) => {
+t.test("transactions look like the real network's commands and results", async (t) => {
   const random = createRandom('shape')
   const pool = createAccountPool(random, 4, 2)
   let payload = syntheticPayload(random, pool, context(10))
@@ -36,7 +45,11 @@ t.test('transactions look like the real network\'s commands and results', async 
   const command = decode(tx) as { hash: string; sigs: Array<{ sig: string }>; cmd: string }
   t.match(command.hash, /^[A-Za-z0-9_-]{43}$/)
   t.match(command.sigs[0]!.sig, /^[0-9a-f]{128}$/)
-  const cmd = JSON.parse(command.cmd) as { networkId: string; meta: { chainId: string; sender: string }; payload: { exec: { code: string } } }
+  const cmd = JSON.parse(command.cmd) as {
+    networkId: string
+    meta: { chainId: string; sender: string }
+    payload: { exec: { code: string } }
+  }
   t.equal(cmd.networkId, 'development')
   t.equal(cmd.meta.chainId, '7')
   t.ok(pool.keys.some((key) => cmd.meta.sender === `k:${key}`))
@@ -48,7 +61,11 @@ t.test('transactions look like the real network\'s commands and results', async 
   t.ok(pool.miners.includes(miner['public-keys'][0]!))
   t.equal(miner.account, `k:${miner['public-keys'][0]}`)
   const coinbase = decode(payload.coinbase) as { reqKey: string; txId: number }
-  t.equal(JSON.parse(Buffer.from(coinbase.reqKey, 'base64url').toString()), Buffer.alloc(32, 10).toString('base64url'), 'the coinbase names the parent, as on the real network')
+  t.equal(
+    JSON.parse(Buffer.from(coinbase.reqKey, 'base64url').toString()),
+    Buffer.alloc(32, 10).toString('base64url'),
+    'the coinbase names the parent, as on the real network',
+  )
   t.equal(coinbase.txId, 10 * 8)
 })
 

@@ -1,4 +1,4 @@
-import { openStore, type ChainStore } from '@weft/store'
+import { type ChainStore, openStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { createProducer } from '../src/producer.js'
 import { checkBraid } from './fixtures/braid-check.js'
@@ -24,12 +24,18 @@ t.test('live, every chain advances at about one block per delay and the braid st
   const heights = [...store.cut().values()].map((head) => head.height)
   t.equal(heights.length, 20)
   // 3 s at 0.1 s is 30 blocks per chain at most; neighbours waiting on each other slow it down.
-  t.ok(heights.every((h) => h >= 8 && h <= 40), `heights ${heights.join(' ')}`)
+  t.ok(
+    heights.every((h) => h >= 8 && h <= 40),
+    `heights ${heights.join(' ')}`,
+  )
   const report = await checkBraid(store)
   t.same(report.problems, [])
   t.ok(report.orphans > 0, 'forks left orphans')
   const created = [...report.headers.values()].filter((h) => h.height > 0).map((h) => h.creationTime)
-  t.ok(created.every((time) => time >= startedAt - 1000 && time <= stoppedAt + 1000), 'creation times are wall-clock times of the run')
+  t.ok(
+    created.every((time) => time >= startedAt - 1000 && time <= stoppedAt + 1000),
+    'creation times are wall-clock times of the run',
+  )
 })
 
 t.test('a restarted producer continues the same chains on the same folder', async (t) => {

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { openStore } from '@weft/store'
 import t from 'tap'
-import { HELP, runCli, type CliIo } from '../src/run-cli.js'
+import { type CliIo, HELP, runCli } from '../src/run-cli.js'
 
 // Collects what the CLI writes; `tty` makes stderr claim to be a terminal.
 const capture = (options: { tty?: boolean; signal?: AbortSignal } = {}) => {
@@ -28,13 +28,19 @@ t.test('--help and help print the usage and exit 0', async (t) => {
 t.test('fill stores the blocks and prints one summary line, with no bar when stderr is not a terminal', async (t) => {
   const data = join(t.testdir(), 'data')
   const run = capture()
-  t.equal(await runCli(['fill', '--data', data, '--network', 'development', '--blocks', '300', '--seed', 'cli', '--fork-rate', '0.1'], run.io), 0)
+  t.equal(
+    await runCli(['fill', '--data', data, '--network', 'development', '--blocks', '300', '--seed', 'cli', '--fork-rate', '0.1'], run.io),
+    0,
+  )
   t.match(run.stdout(), /^filled 300 blocks \(\d+ orphans\) on 20 chains of development in [\d.]+ s \(\d+ blocks\/s\); heights \d+-\d+\n$/)
   t.equal(run.stderr(), '')
   const store = await openStore({ path: data, network: 'development' })
   t.teardown(() => store.close())
   const heights = [...store.cut().values()].map((head) => head.height)
-  t.ok(heights.every((h) => h >= 10), `heights ${heights.join(' ')}`)
+  t.ok(
+    heights.every((h) => h >= 10),
+    `heights ${heights.join(' ')}`,
+  )
 })
 
 t.test('fill draws a progress bar on stderr when it is a terminal', async (t) => {
@@ -97,7 +103,10 @@ t.test('an error without a code is reported by its message alone', async (t) => 
 t.test('live produces blocks for --duration seconds, then stops and reports', async (t) => {
   const data = join(t.testdir(), 'data')
   const run = capture()
-  t.equal(await runCli(['live', '--data', data, '--block-delay', '0.05', '--fork-rate', '0.1', '--seed', 'x', '--duration', '0.6'], run.io), 0)
+  t.equal(
+    await runCli(['live', '--data', data, '--block-delay', '0.05', '--fork-rate', '0.1', '--seed', 'x', '--duration', '0.6'], run.io),
+    0,
+  )
   t.match(run.stderr(), /producing on development, one block per chain every 0.05 s\n/)
   const produced = /^produced (\d+) blocks; heights ((?:\d+ ?){20})\n$/.exec(run.stdout())
   t.ok(produced, run.stdout())
@@ -115,7 +124,7 @@ t.test('live stops when its signal aborts', async (t) => {
   const run = capture({ signal: controller.signal })
   setTimeout(() => controller.abort(), 300)
   t.equal(await runCli(['live', '--data', join(t.testdir(), 'data'), '--network', 'test-singleton'], run.io), 0)
-  t.match(run.stderr(), /every 1 s \(Ctrl-C to stop\)/, 'the network\'s own block delay by default')
+  t.match(run.stderr(), /every 1 s \(Ctrl-C to stop\)/, "the network's own block delay by default")
   t.match(run.stdout(), /^produced \d+ blocks; heights \d+\n$/)
 })
 

@@ -37,7 +37,8 @@ async function measureInserts() {
 
   // One long chain for the range reads.
   const chain0 = new Map([[0, tips.get(0)]])
-  for (let done = 0; done < rangeBlocks; done += 1_000) await store.insertMany(mineRound(store.network, chain0, Math.min(1_000, rangeBlocks - done), `range${done}`))
+  for (let done = 0; done < rangeBlocks; done += 1_000)
+    await store.insertMany(mineRound(store.network, chain0, Math.min(1_000, rangeBlocks - done), `range${done}`))
   await store.close()
   return { singleSeconds, manySeconds }
 }
@@ -147,8 +148,12 @@ try {
 
   console.log(`validated inserts, insert() one at a time: ${rate(singleInserts, singleSeconds)} (${singleInserts} blocks)`)
   console.log(`validated inserts, insertMany() by 1000: ${rate(manyInserts, manySeconds)} (${manyInserts} blocks)`)
-  console.log(`range over ${items} blocks: ${rate(items, best.range)}; fastest raw classic-level iteration: ${rate(items, floor)} (for-await ${rate(items, best.rawForAwait)}, nextv(100) ${rate(items, best.rawNextv100)}, nextv(1000) ${rate(items, best.rawNextv1000)}); ratio ${(floor / best.range).toFixed(2)} (target >= 0.8)`)
-  console.log(`full-block pages of ${pageSize} (range + readRangeBlocks): ${rate(items, best.pages)}; raw iteration + getMany: ${rate(items, best.rawPages)}; ratio ${(best.rawPages / best.pages).toFixed(2)}`)
+  console.log(
+    `range over ${items} blocks: ${rate(items, best.range)}; fastest raw classic-level iteration: ${rate(items, floor)} (for-await ${rate(items, best.rawForAwait)}, nextv(100) ${rate(items, best.rawNextv100)}, nextv(1000) ${rate(items, best.rawNextv1000)}); ratio ${(floor / best.range).toFixed(2)} (target >= 0.8)`,
+  )
+  console.log(
+    `full-block pages of ${pageSize} (range + readRangeBlocks): ${rate(items, best.pages)}; raw iteration + getMany: ${rate(items, best.rawPages)}; ratio ${(best.rawPages / best.pages).toFixed(2)}`,
+  )
 } finally {
   rmSync(dir, { recursive: true, force: true })
   rmSync(`${dir}-raw`, { recursive: true, force: true })

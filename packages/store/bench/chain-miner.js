@@ -1,6 +1,6 @@
 // Mines valid blocks for the benchmarks (plain JavaScript: benchmarks run built code with node).
 // The same rules as test/fixtures/chain-miner.ts; @weft/devnet is not used because it depends on us.
-import { MAX_U256, adjacentChainsAt, decodeHash, mineChildHeader, withPayloadHashes } from '@weft/block'
+import { adjacentChainsAt, decodeHash, MAX_U256, mineChildHeader, withPayloadHashes } from '@weft/block'
 
 /** A payload with `transactions` made-up transactions; a distinct `tag` gives a distinct payload hash. */
 export function makePayload(tag, transactions = 0) {

@@ -23,13 +23,18 @@ try {
     // Mined per chunk and dropped after insertion, so the script itself holds no more than a chunk.
     await store.insertMany(mineRound(store.network, tips, Math.min(chunk, total - done), `m${done}`))
     sample()
-    if ((done + chunk) % 20_000 === 0) console.log(`${done + chunk} blocks, rss ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MB, JS heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`)
+    if ((done + chunk) % 20_000 === 0)
+      console.log(
+        `${done + chunk} blocks, rss ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MB, JS heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`,
+      )
   }
   const seconds = (performance.now() - started) / 1000
   await store.close()
   sample()
   const peakMb = peak / 2 ** 20
-  console.log(`memory: ${total} blocks inserted (mining included) in ${seconds.toFixed(1)} s; peak RSS ${peakMb.toFixed(0)} MB (limit ${limitMb} MB)`)
+  console.log(
+    `memory: ${total} blocks inserted (mining included) in ${seconds.toFixed(1)} s; peak RSS ${peakMb.toFixed(0)} MB (limit ${limitMb} MB)`,
+  )
   process.exitCode = peakMb < limitMb ? 0 : 1
 } finally {
   clearInterval(timer)

@@ -1,21 +1,21 @@
+import { WeftError } from '@weft/errors'
+
 /** Base class of every error of @weft/store: `code` is stable and documented in the README. */
-export class StoreError extends Error {
-  readonly code: string
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = new.target.name
-    this.code = code
-  }
-}
+export abstract class StoreError extends WeftError {}
 
 /** The block's parent is not in the store, and the block is not a genesis block of the network. */
 export class MissingParentError extends StoreError {
+  static override readonly codes = ['PARENT_NOT_FOUND'] as const
   /** Hash of the block that was refused. */
   readonly hash: Buffer
   /** Hash of the parent that the store does not hold. */
   readonly parent: Buffer
   constructor(hash: Buffer, parent: Buffer, options?: ErrorOptions) {
-    super('PARENT_NOT_FOUND', `Expected the parent ${parent.toString('base64url')} of block ${hash.toString('base64url')} to be stored, but it is not`, options)
+    super(
+      'PARENT_NOT_FOUND',
+      `Expected the parent ${parent.toString('base64url')} of block ${hash.toString('base64url')} to be stored, but it is not`,
+      options,
+    )
     this.hash = hash
     this.parent = parent
   }
@@ -29,12 +29,17 @@ export interface BlockViolation {
 
 /** The block broke one or more validity rules; `violations` lists them. */
 export class InvalidBlockError extends StoreError {
+  static override readonly codes = ['INVALID_BLOCK'] as const
   /** Hash the block claims. */
   readonly hash: Buffer
   /** Every rule the block broke, as returned by `validateBlock`. */
   readonly violations: readonly BlockViolation[]
   constructor(hash: Buffer, violations: readonly BlockViolation[], options?: ErrorOptions) {
-    super('INVALID_BLOCK', `Block ${hash.toString('base64url')} is invalid: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`, options)
+    super(
+      'INVALID_BLOCK',
+      `Block ${hash.toString('base64url')} is invalid: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`,
+      options,
+    )
     this.hash = hash
     this.violations = violations
   }
@@ -42,6 +47,7 @@ export class InvalidBlockError extends StoreError {
 
 /** A range's start hash is not stored, or belongs to another chain. */
 export class CursorNotFoundError extends StoreError {
+  static override readonly codes = ['CURSOR_NOT_FOUND'] as const
   /** The start hash that was not found on the chain. */
   readonly hash: Buffer
   constructor(hash: Uint8Array, chain: number, options?: ErrorOptions) {
@@ -53,6 +59,7 @@ export class CursorNotFoundError extends StoreError {
 
 /** The store was used after `close()`. */
 export class StoreClosedError extends StoreError {
+  static override readonly codes = ['STORE_CLOSED'] as const
   constructor(options?: ErrorOptions) {
     super('STORE_CLOSED', 'Expected an open store, but it was closed', options)
   }
@@ -60,6 +67,7 @@ export class StoreClosedError extends StoreError {
 
 /** The folder holds a store of another network than the one asked for. */
 export class NetworkMismatchError extends StoreError {
+  static override readonly codes = ['NETWORK_MISMATCH'] as const
   constructor(expected: string, received: string, options?: ErrorOptions) {
     super('NETWORK_MISMATCH', `Expected a store of network ${expected}, but the folder holds one of ${received}`, options)
   }
@@ -67,6 +75,7 @@ export class NetworkMismatchError extends StoreError {
 
 /** Stored data broke an invariant of the layout (a record is missing or malformed). */
 export class CorruptStoreError extends StoreError {
+  static override readonly codes = ['CORRUPT_STORE'] as const
   constructor(detail: string, options?: ErrorOptions) {
     super('CORRUPT_STORE', `The store is corrupt: ${detail}`, options)
   }
@@ -74,6 +83,7 @@ export class CorruptStoreError extends StoreError {
 
 /** A change-feed listener threw; reported as a process warning, never to the inserting caller. */
 export class ListenerError extends StoreError {
+  static override readonly codes = ['LISTENER_FAILED'] as const
   constructor(options?: ErrorOptions) {
     super('LISTENER_FAILED', 'A store listener threw; the insert went on and other listeners were called', options)
   }
@@ -81,6 +91,7 @@ export class ListenerError extends StoreError {
 
 /** classic-level could not open the folder (for instance another process holds its lock). */
 export class StoreOpenError extends StoreError {
+  static override readonly codes = ['STORE_OPEN_FAILED'] as const
   constructor(path: string, options?: ErrorOptions) {
     super('STORE_OPEN_FAILED', `Expected to open a store in ${path}, but classic-level refused`, options)
   }

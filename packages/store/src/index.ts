@@ -1,4 +1,6 @@
+export type { HeaderRef, HeaderSource } from '@weft/traversal'
 export {
+  type BlockViolation,
   CorruptStoreError,
   CursorNotFoundError,
   InvalidBlockError,
@@ -8,16 +10,14 @@ export {
   StoreClosedError,
   StoreError,
   StoreOpenError,
-  type BlockViolation,
 } from './errors.js'
-export type { HeaderRef, HeaderSource } from '@weft/traversal'
 export type { RangeItem } from './keys.js'
 export {
-  isBetterHead,
-  openStore,
   type ChainStore,
+  isBetterHead,
   type JoinedBlock,
   type OpenStoreOptions,
+  openStore,
   type RangeQuery,
   type StoredHeader,
   type StoreEvent,

@@ -51,7 +51,7 @@ export function hashOfBlockKey(key: Buffer): Buffer {
 }
 
 /** `h | hash 32`: the hash index. */
-export function hashKey(hash: Uint8Array): Buffer {
+export function hashIndexKey(hash: Uint8Array): Buffer {
   const key = Buffer.allocUnsafe(33)
   key[0] = hashPrefix
   key.set(hash, 1)
@@ -98,7 +98,8 @@ export function encodeHashRecord(chain: number, height: number, parent: Uint8Arr
 
 /** Reads a hash-index value; the parent is a view into `value`. */
 export function decodeHashRecord(value: Buffer): HashRecord {
-  if (value.length !== hashRecordLength) throw new CorruptStoreError(`a hash index record has ${value.length} bytes, expected ${hashRecordLength}`)
+  if (value.length !== hashRecordLength)
+    throw new CorruptStoreError(`a hash index record has ${value.length} bytes, expected ${hashRecordLength}`)
   return {
     chainId: value.readUInt32BE(0),
     height: value.readUInt32BE(4) * two32 + value.readUInt32BE(8),
@@ -129,7 +130,8 @@ export function encodeBlockRecord(record: BlockRecord): Buffer {
 
 /** Splits a block record into views without copying. */
 export function decodeBlockRecord(value: Buffer): BlockRecord {
-  if (value.length < blockRecordHead) throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
+  if (value.length < blockRecordHead)
+    throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
   const binaryEnd = blockRecordHead + value.readUInt32BE(36)
   if (binaryEnd > value.length) throw new CorruptStoreError('a block record is shorter than its header binary length says')
   return {
@@ -162,7 +164,8 @@ class StoredRangeItem implements RangeItem {
   readonly #binaryEnd: number
 
   constructor(key: Buffer, value: Buffer) {
-    if (value.length < blockRecordHead) throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
+    if (value.length < blockRecordHead)
+      throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
     const binaryEnd = blockRecordHead + value.readUInt32BE(36)
     if (binaryEnd > value.length) throw new CorruptStoreError('a block record is shorter than its header binary length says')
     this.height = key.readUInt32BE(5) * two32 + key.readUInt32BE(9)

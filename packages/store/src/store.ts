@@ -1,19 +1,21 @@
-import { ClassicLevel } from 'classic-level'
 import {
-  genesisBlocks,
+  type Block,
   decodeHeader,
   encodeHeader,
+  genesisBlocks,
   genesisHeight,
   getNetwork,
+  type Header,
   headerToJsonText,
+  type Network,
   payloadToJsonText,
   txCount,
   validateBlock,
-  type Block,
-  type Header,
-  type Network,
 } from '@weft/block'
+import { hashMapKey } from '@weft/hash-text'
+import type { HeaderRef, HeaderSource } from '@weft/traversal'
 import type { NetworkName } from '@weft/types'
+import { ClassicLevel } from 'classic-level'
 import {
   CorruptStoreError,
   CursorNotFoundError,
@@ -24,7 +26,6 @@ import {
   StoreClosedError,
   StoreOpenError,
 } from './errors.js'
-import type { HeaderRef, HeaderSource } from '@weft/traversal'
 import {
   blockKey,
   blockKeyHigh,
@@ -34,16 +35,16 @@ import {
   decodeHashRecord,
   encodeBlockRecord,
   encodeHashRecord,
-  hashKey,
+  type HashRecord,
+  hashIndexKey,
   headKey,
   headPrefix,
   metaKey,
   payloadKey,
-  type HashRecord,
   type RangeItem,
 } from './keys.js'
-import { RangeReader, type RangeBounds } from './range-reader.js'
-import { RecentHeaders, mapKey, type RecentHeader } from './recent-headers.js'
+import { type RangeBounds, RangeReader } from './range-reader.js'
+import { type RecentHeader, RecentHeaders } from './recent-headers.js'
 import { WriteQueue } from './write-queue.js'
 
 /** Options of `openStore`. */
@@ -109,7 +110,7 @@ type Outcome = boolean | Error
 // An insert() call waiting in a group of concurrent ones that are written together.
 // A validated batch, ready to write: see #prepareBatch.
 interface PreparedBatch {
-  // The blocks to write, by mapKey of their hash, in order.
+  // The blocks to write, by hashMapKey of their hash, in order.
   readonly staged: ReadonlyMap<string, JoinedBlock>
   // mapKeys of the payloads this batch writes.
   readonly payloads: ReadonlySet<string>
@@ -174,18 +175,20 @@ async function readHeads(db: Db): Promise<Map<number, RecentHeader>> {
   const heads = new Map<number, RecentHeader>()
   for await (const [key, hash] of db.iterator({ gte: Buffer.of(headPrefix), lt: Buffer.of(headPrefix + 1) })) {
     const stored = await readStoredHeader(db, hash)
-    if (stored === undefined) throw new CorruptStoreError(`the best head ${hash.toString('base64url')} of chain ${chainOfHeadKey(key)} is not stored`)
+    if (stored === undefined)
+      throw new CorruptStoreError(`the best head ${hash.toString('base64url')} of chain ${chainOfHeadKey(key)} is not stored`)
     heads.set(chainOfHeadKey(key), stored)
   }
   return heads
 }
 
 async function readBlockValue(db: Db, hash: Uint8Array): Promise<Buffer | undefined> {
-  const indexValue = await db.get(hashKey(hash))
+  const indexValue = await db.get(hashIndexKey(hash))
   if (indexValue === undefined) return undefined
   const { chainId, height } = decodeHashRecord(indexValue)
   const value = await db.get(blockKey(chainId, height, hash))
-  if (value === undefined) throw new CorruptStoreError(`block ${Buffer.from(hash).toString('base64url')} is in the hash index but has no record`)
+  if (value === undefined)
+    throw new CorruptStoreError(`block ${Buffer.from(hash).toString('base64url')} is in the hash index but has no record`)
   return value
 }
 
@@ -307,7 +310,7 @@ class LevelChainStore implements ChainStore {
     this.#assertOpen()
     if (hashes.length === 0) return []
     // A branch walk asks for one line's parent per height: point reads keep each step cheap.
-    const values = await this.#read(hashes.map(hashKey))
+    const values = await this.#read(hashes.map(hashIndexKey))
     return values.map((value, index) => {
       if (value === undefined) return undefined
       const record = decodeHashRecord(value)
@@ -338,14 +341,17 @@ class LevelChainStore implements ChainStore {
   async getBlocksJson(hashes: readonly Uint8Array[]): Promise<Array<Buffer | undefined>> {
     this.#assertOpen()
     if (hashes.length === 0) return []
-    const indexValues = await this.#db.getMany(hashes.map(hashKey))
+    const indexValues = await this.#db.getMany(hashes.map(hashIndexKey))
     const found: Array<{ index: number; record: HashRecord }> = []
     indexValues.forEach((value, index) => {
       if (value !== undefined) found.push({ index, record: decodeHashRecord(value) })
     })
     const blockValues = await this.#db.getMany(found.map(({ index, record }) => blockKey(record.chainId, record.height, hashes[index]!)))
     const records = blockValues.map((value, at) => {
-      if (value === undefined) throw new CorruptStoreError(`block ${Buffer.from(hashes[found[at]!.index]!).toString('base64url')} is in the hash index but has no record`)
+      if (value === undefined)
+        throw new CorruptStoreError(
+          `block ${Buffer.from(hashes[found[at]!.index]!).toString('base64url')} is in the hash index but has no record`,
+        )
       return decodeBlockRecord(value)
     })
     const blocks = await this.#blocksJson(records)
@@ -373,7 +379,7 @@ class LevelChainStore implements ChainStore {
     let lower = blockKeyLow(chain, minheight)
     let lowerInclusive = true
     if (query.start !== undefined) {
-      const indexValue = await this.#db.get(hashKey(query.start.hash))
+      const indexValue = await this.#db.get(hashIndexKey(query.start.hash))
       const record = indexValue === undefined ? undefined : decodeHashRecord(indexValue)
       if (record === undefined || record.chainId !== chain) throw new CursorNotFoundError(query.start.hash, chain)
       const startKey = blockKey(chain, record.height, query.start.hash)
@@ -424,7 +430,8 @@ class LevelChainStore implements ChainStore {
     const payloads = await this.#db.getMany(records.map((record) => payloadKey(record.payloadHash)))
     return records.map((record, index) => {
       const payload = payloads[index]
-      if (payload === undefined) throw new CorruptStoreError(`payload ${record.payloadHash.toString('base64url')} of a stored block is missing`)
+      if (payload === undefined)
+        throw new CorruptStoreError(`payload ${record.payloadHash.toString('base64url')} of a stored block is missing`)
       return fullBlockJson(record.headerJson, payload)
     })
   }
@@ -454,21 +461,22 @@ class LevelChainStore implements ChainStore {
     // Blocks among the recent or in-flight headers are stored; only the others are looked up,
     // with the payloads, in one read.
     // Each hash's map key, computed once: hashes, parents and payload hashes are looked up often.
-    const keys = blocks.map((block) => mapKey(block.header.hash))
+    const keys = blocks.map((block) => hashMapKey(block.header.hash))
     const stored = keys.map((key) => recent.has(key) || inFlight.has(key))
     const lookedUp = blocks.flatMap((block, index) => (stored[index] ? [] : [block.header.hash]))
-    const payloadHashes = [...new Map(blocks.map((block) => [mapKey(block.header.payloadHash), block.header.payloadHash])).values()]
-    const values = await this.#read([...lookedUp.map(hashKey), ...payloadHashes.map(payloadKey)])
+    const payloadHashes = [...new Map(blocks.map((block) => [hashMapKey(block.header.payloadHash), block.header.payloadHash])).values()]
+    const values = await this.#read([...lookedUp.map(hashIndexKey), ...payloadHashes.map(payloadKey)])
     let at = 0
     for (const [index, isStored] of stored.entries()) if (!isStored) stored[index] = values[at++] !== undefined
-    const storedPayloads = new Set(payloadHashes.filter((_, index) => values[lookedUp.length + index] !== undefined).map(mapKey))
+    const storedPayloads = new Set(payloadHashes.filter((_, index) => values[lookedUp.length + index] !== undefined).map(hashMapKey))
     for (const key of previous?.payloads ?? []) storedPayloads.add(key)
     // Parents among this call's new blocks are staged below; every other parent is read up front.
     const newHashes = new Set(keys.filter((_, index) => !stored[index]))
     const storedParents = await this.#readParents(blocks, newHashes, inFlight)
 
     const staged = new Map<string, JoinedBlock>()
-    const known = (key: string): JoinedBlock | undefined => staged.get(key) ?? inFlight.get(key) ?? recent.get(key) ?? storedParents.get(key)
+    const known = (key: string): JoinedBlock | undefined =>
+      staged.get(key) ?? inFlight.get(key) ?? recent.get(key) ?? storedParents.get(key)
     const payloads = new Set<string>()
     const operations: PutOperation[] = []
     const events: StoreEvent[] = []
@@ -482,7 +490,7 @@ class LevelChainStore implements ChainStore {
         outcomes.push(false)
         continue
       }
-      const parent = known(mapKey(header.parent))?.header
+      const parent = known(hashMapKey(header.parent))?.header
       let failure: Error | undefined
       if (parent === undefined && !this.#isGenesisHeight(header.chainId, header.height)) {
         failure = new MissingParentError(header.hash, header.parent)
@@ -501,22 +509,32 @@ class LevelChainStore implements ChainStore {
       const entry: JoinedBlock = { header, headerJson, txCount: count }
       staged.set(key, entry)
       operations.push(
-        { type: 'put', key: blockKey(header.chainId, header.height, header.hash), value: encodeBlockRecord({ payloadHash: header.payloadHash, txCount: count, headerBinary, headerJson }) },
-        { type: 'put', key: hashKey(header.hash), value: encodeHashRecord(header.chainId, header.height, header.parent) },
+        {
+          type: 'put',
+          key: blockKey(header.chainId, header.height, header.hash),
+          value: encodeBlockRecord({ payloadHash: header.payloadHash, txCount: count, headerBinary, headerJson }),
+        },
+        { type: 'put', key: hashIndexKey(header.hash), value: encodeHashRecord(header.chainId, header.height, header.parent) },
       )
-      const payloadMapKey = mapKey(header.payloadHash)
+      const payloadMapKey = hashMapKey(header.payloadHash)
       if (!storedPayloads.has(payloadMapKey)) {
         storedPayloads.add(payloadMapKey)
         payloads.add(payloadMapKey)
         // Handed over as text: classic-level encodes it while copying it into the batch, which
         // saves a Buffer of several kilobytes per block.
-        operations.push({ type: 'put', key: payloadKey(header.payloadHash), value: payloadToJsonText(block.payload), valueEncoding: 'utf8' })
+        operations.push({
+          type: 'put',
+          key: payloadKey(header.payloadHash),
+          value: payloadToJsonText(block.payload),
+          valueEncoding: 'utf8',
+        })
       }
       events.push({ type: 'inserted', header, headerJson, txCount: count })
       const oldHead = heads.get(header.chainId)
       if (oldHead === undefined || isBetterHead(header, oldHead)) {
         // The usual case, a block on top of the head, needs no walk (and no await).
-        const joined = oldHead === undefined || header.parent.equals(oldHead.hash) ? [entry] : await this.#joinedBlocks(entry, oldHead, known)
+        const joined =
+          oldHead === undefined || header.parent.equals(oldHead.hash) ? [entry] : await this.#joinedBlocks(entry, oldHead, known)
         heads.set(header.chainId, header)
         changedChains.add(header.chainId)
         events.push({ type: 'best', chain: header.chainId, head: header, joined })
@@ -537,16 +555,20 @@ class LevelChainStore implements ChainStore {
   }
 
   // Parents of `blocks` that are neither among `newHashes` nor recent nor in flight, read from the store.
-  async #readParents(blocks: readonly Block[], newHashes: ReadonlySet<string>, inFlight: ReadonlyMap<string, JoinedBlock>): Promise<Map<string, RecentHeader>> {
+  async #readParents(
+    blocks: readonly Block[],
+    newHashes: ReadonlySet<string>,
+    inFlight: ReadonlyMap<string, JoinedBlock>,
+  ): Promise<Map<string, RecentHeader>> {
     const wanted = new Map<string, Buffer>()
     for (const { header } of blocks) {
-      const key = mapKey(header.parent)
+      const key = hashMapKey(header.parent)
       if (!newHashes.has(key) && !inFlight.has(key) && !this.#recent.has(key)) wanted.set(key, header.parent)
     }
     const parents = new Map<string, RecentHeader>()
     if (wanted.size === 0) return parents
     const hashes = [...wanted.values()]
-    const indexValues = await this.#read(hashes.map(hashKey))
+    const indexValues = await this.#read(hashes.map(hashIndexKey))
     const found = hashes.flatMap((hash, index) => {
       const value = indexValues[index]
       return value === undefined ? [] : [{ hash, record: decodeHashRecord(value) }]
@@ -556,7 +578,7 @@ class LevelChainStore implements ChainStore {
       const value = values[index]
       if (value === undefined) throw new CorruptStoreError(`block ${hash.toString('base64url')} is in the hash index but has no record`)
       const record = decodeBlockRecord(value)
-      parents.set(mapKey(hash), { header: decodeHeader(record.headerBinary), headerJson: record.headerJson, txCount: record.txCount })
+      parents.set(hashMapKey(hash), { header: decodeHeader(record.headerBinary), headerJson: record.headerJson, txCount: record.txCount })
     })
     return parents
   }
@@ -566,7 +588,7 @@ class LevelChainStore implements ChainStore {
   // `known` (staged, in flight or recent) or, further back, from the store.
   async #joinedBlocks(newHead: JoinedBlock, oldHead: Header, known: (key: string) => JoinedBlock | undefined): Promise<JoinedBlock[]> {
     const load = async (hash: Buffer): Promise<JoinedBlock> => {
-      const entry = known(mapKey(hash)) ?? (await readStoredHeader(this.#db, hash))
+      const entry = known(hashMapKey(hash)) ?? (await readStoredHeader(this.#db, hash))
       if (entry === undefined) throw new CorruptStoreError(`ancestor ${hash.toString('base64url')} of a stored block is missing`)
       return entry
     }

@@ -2,12 +2,21 @@ import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { decodeHeader, genesisHeight, getNetwork, type Header, headerToJsonText } from '@weft/block'
+import { ClassicLevel } from 'classic-level'
 import t from 'tap'
 import ts from 'typescript'
-import { ClassicLevel } from 'classic-level'
-import { decodeHeader, genesisHeight, getNetwork, headerToJsonText, type Header } from '@weft/block'
 import { isBetterHead, openStore } from '../src/index.js'
-import { blockKey, decodeBlockRecord, decodeHashRecord, hashKey, hashPrefix, heightOfBlockKey, payloadKey, blockPrefix } from '../src/keys.js'
+import {
+  blockKey,
+  blockPrefix,
+  decodeBlockRecord,
+  decodeHashRecord,
+  hashIndexKey,
+  hashPrefix,
+  heightOfBlockKey,
+  payloadKey,
+} from '../src/keys.js'
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
 const network = getNetwork('development')
@@ -68,14 +77,17 @@ async function scan(path: string): Promise<Scan> {
       const record = decodeBlockRecord(value)
       const header = decodeHeader(record.headerBinary)
       const name = header.hash.toString('base64url')
-      if (!key.equals(blockKey(header.chainId, header.height, header.hash)) || heightOfBlockKey(key) !== header.height) problems.push(`${name}: key disagrees with header`)
+      if (!key.equals(blockKey(header.chainId, header.height, header.hash)) || heightOfBlockKey(key) !== header.height)
+        problems.push(`${name}: key disagrees with header`)
       if (record.headerJson.toString() !== headerToJsonText(header, 'spec')) problems.push(`${name}: header JSON disagrees with binary`)
       if (!record.payloadHash.equals(header.payloadHash)) problems.push(`${name}: payload hash disagrees`)
-      const index = await db.get(hashKey(header.hash))
+      const index = await db.get(hashIndexKey(header.hash))
       const ref = index === undefined ? undefined : decodeHashRecord(index)
-      if (ref === undefined || ref.chainId !== header.chainId || ref.height !== header.height || !ref.parent.equals(header.parent)) problems.push(`${name}: hash index missing or disagrees`)
+      if (ref === undefined || ref.chainId !== header.chainId || ref.height !== header.height || !ref.parent.equals(header.parent))
+        problems.push(`${name}: hash index missing or disagrees`)
       if ((await db.get(payloadKey(header.payloadHash))) === undefined) problems.push(`${name}: payload missing`)
-      if (header.height !== genesisHeight(network, header.chainId) && (await db.get(hashKey(header.parent))) === undefined) problems.push(`${name}: parent missing`)
+      if (header.height !== genesisHeight(network, header.chainId) && (await db.get(hashIndexKey(header.parent))) === undefined)
+        problems.push(`${name}: parent missing`)
       const best = cut.get(header.chainId)
       if (best === undefined || isBetterHead(header, best)) cut.set(header.chainId, header)
     }
@@ -104,10 +116,18 @@ t.test('after SIGKILL at random moments, every acknowledged block is there, whol
     const store = await openStore({ path, network: 'development' })
     try {
       const found = await store.getRefs(acknowledged.map((hash) => Buffer.from(hash, 'base64url')))
-      t.equal(found.filter((ref) => ref === undefined).length, 0, `round ${round}: all ${acknowledged.length} acknowledged blocks are stored`)
+      t.equal(
+        found.filter((ref) => ref === undefined).length,
+        0,
+        `round ${round}: all ${acknowledged.length} acknowledged blocks are stored`,
+      )
       const storedCut = [...store.cut()].map(([chain, head]) => [chain, head.hash.toString('base64url')])
       const recomputed = [...cut].sort(([a], [b]) => a - b).map(([chain, head]) => [chain, head.hash.toString('base64url')])
-      t.same(storedCut.sort(([a], [b]) => Number(a) - Number(b)), recomputed, `round ${round}: the cut equals the one recomputed from the blocks`)
+      t.same(
+        storedCut.sort(([a], [b]) => Number(a) - Number(b)),
+        recomputed,
+        `round ${round}: the cut equals the one recomputed from the blocks`,
+      )
     } finally {
       await store.close()
     }

@@ -1,5 +1,5 @@
-import t from 'tap'
 import fc from 'fast-check'
+import t from 'tap'
 import { CorruptStoreError } from '../src/errors.js'
 import {
   blockKey,
@@ -91,7 +91,12 @@ t.test('block records round-trip their parts', (t) => {
 
 t.test('truncated block records are reported as corruption', (t) => {
   t.throws(() => decodeBlockRecord(Buffer.alloc(39)), { code: 'CORRUPT_STORE' })
-  const record = encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(210), headerJson: Buffer.from('{}') })
+  const record = encodeBlockRecord({
+    payloadHash: Buffer.alloc(32),
+    txCount: 0,
+    headerBinary: Buffer.alloc(210),
+    headerJson: Buffer.from('{}'),
+  })
   t.throws(() => decodeBlockRecord(record.subarray(0, 100)), { code: 'CORRUPT_STORE' })
   t.end()
 })
@@ -107,7 +112,14 @@ t.test('a range item is read from a block key and record without copies', (t) =>
     fc.property(chain, height, hash, hash, fc.uint8Array({ maxLength: 400 }), fc.string(), (c, h, x, payloadHash, binary, json) => {
       const value = encodeBlockRecord({ payloadHash, txCount: 1, headerBinary: Buffer.from(binary), headerJson: Buffer.from(json) })
       const item = decodeRangeItem(blockKey(c, h, x), value)
-      return item.hash.equals(x) && item.height === h && item.payloadHash.equals(payloadHash) && item.headerBinary.equals(Buffer.from(binary)) && item.headerJson.toString() === json && item.headerJson.buffer === value.buffer
+      return (
+        item.hash.equals(x) &&
+        item.height === h &&
+        item.payloadHash.equals(payloadHash) &&
+        item.headerBinary.equals(Buffer.from(binary)) &&
+        item.headerJson.toString() === json &&
+        item.headerJson.buffer === value.buffer
+      )
     }),
   )
   t.end()
@@ -116,7 +128,12 @@ t.test('a range item is read from a block key and record without copies', (t) =>
 t.test('a truncated record in a range is reported as corruption', (t) => {
   const key = blockKey(0, 1, Buffer.alloc(32))
   t.throws(() => decodeRangeItem(key, Buffer.alloc(10)), { code: 'CORRUPT_STORE' })
-  const record = encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(210), headerJson: Buffer.from('{}') })
+  const record = encodeBlockRecord({
+    payloadHash: Buffer.alloc(32),
+    txCount: 0,
+    headerBinary: Buffer.alloc(210),
+    headerJson: Buffer.from('{}'),
+  })
   t.throws(() => decodeRangeItem(key, record.subarray(0, 60)), { code: 'CORRUPT_STORE' })
   t.end()
 })

@@ -1,5 +1,5 @@
-import t, { type Test } from 'tap'
 import { ClassicLevel } from 'classic-level'
+import t, { type Test } from 'tap'
 import { blockKey, blockKeyHigh, blockKeyLow, encodeBlockRecord } from '../src/keys.js'
 import { RangeReader } from '../src/range-reader.js'
 
@@ -9,7 +9,12 @@ async function fill(t: Test, count: number) {
   t.teardown(() => db.close())
   const operations = Array.from({ length: count }, (_, i) => {
     const hash = Buffer.alloc(32, i % 251)
-    const value = encodeBlockRecord({ payloadHash: Buffer.alloc(32, 1), txCount: i, headerBinary: Buffer.from(`binary ${i}`), headerJson: Buffer.from(`{"n":${i}}`) })
+    const value = encodeBlockRecord({
+      payloadHash: Buffer.alloc(32, 1),
+      txCount: i,
+      headerBinary: Buffer.from(`binary ${i}`),
+      headerJson: Buffer.from(`{"n":${i}}`),
+    })
     return { type: 'put' as const, key: blockKey(2, Math.floor(i / 2), hash), value }
   })
   await db.batch(operations)
@@ -28,7 +33,10 @@ t.test('a long range yields every record once, in key order, across growing batc
   const seen = await drain(reader)
   t.equal(seen.length, 3000)
   const heights = seen.map((entry) => Number(entry.split(':')[0]))
-  t.same(heights, [...heights].sort((a, b) => a - b))
+  t.same(
+    heights,
+    [...heights].sort((a, b) => a - b),
+  )
   t.equal(new Set(seen).size, 3000)
 })
 
@@ -58,8 +66,14 @@ t.test('an error computing the bounds surfaces on the first next, and the reader
 t.test('return releases the iterator mid-range so the database closes, and is safe to repeat', async (t) => {
   const db = new ClassicLevel<Buffer, Buffer>(t.testdir(), { keyEncoding: 'buffer', valueEncoding: 'buffer' })
   await db.open()
-  await db.put(blockKey(2, 0, Buffer.alloc(32)), encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(1), headerJson: Buffer.alloc(1) }))
-  await db.put(blockKey(2, 1, Buffer.alloc(32)), encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(1), headerJson: Buffer.alloc(1) }))
+  await db.put(
+    blockKey(2, 0, Buffer.alloc(32)),
+    encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(1), headerJson: Buffer.alloc(1) }),
+  )
+  await db.put(
+    blockKey(2, 1, Buffer.alloc(32)),
+    encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(1), headerJson: Buffer.alloc(1) }),
+  )
   const reader = new RangeReader(db, async () => ({ gte: blockKeyLow(2, 0), lte: blockKeyHigh(2, 5) }))
   t.equal((await reader.next()).done, false)
   t.same(await reader.return(), { value: undefined, done: true })

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs'
-import t, { type Test } from 'tap'
-import { ClassicLevel } from 'classic-level'
 import {
-  MAX_U256,
+  type Block,
   blockToJson,
   blockToJsonText,
   decodeHeader,
@@ -10,15 +8,17 @@ import {
   genesisBlock,
   genesisBlocks,
   getNetwork,
-  headerToJsonText,
-  payloadToJsonText,
-  type Block,
   type Header,
+  headerToJsonText,
+  MAX_U256,
+  payloadToJsonText,
 } from '@weft/block'
 import { branch } from '@weft/traversal'
 import type { NetworkName } from '@weft/types'
-import { openStore, type ChainStore, type StoreEvent } from '../src/index.js'
-import { blockKey, hashKey, headKey } from '../src/keys.js'
+import { ClassicLevel } from 'classic-level'
+import t, { type Test } from 'tap'
+import { type ChainStore, openStore, type StoreEvent } from '../src/index.js'
+import { blockKey, hashIndexKey, headKey } from '../src/keys.js'
 import { makePayload, mineChild, mineLine } from './fixtures/chain-miner.js'
 
 const development = getNetwork('development')
@@ -57,7 +57,9 @@ t.test('a fresh development store holds the genesis block of each of its 20 chai
 
 t.test('a fresh mainnet01 store starts with the real genesis blocks, chains 10-19 at height 852054', async (t) => {
   const store = await open(t, 'mainnet01')
-  const vectors = JSON.parse(readFileSync(new URL('../../../../shared/vectors/genesis-mainnet01.json', import.meta.url), 'utf8')) as Array<{ header: { hash: string; chainId: number; height: number } }>
+  const vectors = JSON.parse(readFileSync(new URL('../../../fixtures/vectors/genesis-mainnet01.json', import.meta.url), 'utf8')) as Array<{
+    header: { hash: string; chainId: number; height: number }
+  }>
   t.equal(store.cut().size, 20)
   for (const vector of vectors) {
     const head = store.cut().get(vector.header.chainId)
@@ -128,7 +130,12 @@ t.test('a block whose parent is missing is refused with PARENT_NOT_FOUND and not
   const store = await open(t)
   const [parent, child] = mineLine(development, genesis0(), 2)
   const events = recordEvents(store)
-  await t.rejects(store.insert(child!), { code: 'PARENT_NOT_FOUND', name: 'MissingParentError', hash: child!.header.hash, parent: parent!.header.hash })
+  await t.rejects(store.insert(child!), {
+    code: 'PARENT_NOT_FOUND',
+    name: 'MissingParentError',
+    hash: child!.header.hash,
+    parent: parent!.header.hash,
+  })
   t.equal(await store.getHeader(child!.header.hash), undefined)
   t.same(events, [])
   // A parent that comes later in the same call does not count: blocks are parent-first.
@@ -166,7 +173,10 @@ t.test('insertMany writes a parent-first line across batch boundaries and counts
   t.equal(await store.insertMany(line), 590)
   t.equal(store.cut().get(0)?.height, 600)
   const heights = (await collect(store.range({ chain: 0 }))).map((item) => item.height)
-  t.same(heights, Array.from({ length: 601 }, (_, i) => i))
+  t.same(
+    heights,
+    Array.from({ length: 601 }, (_, i) => i),
+  )
 })
 
 t.test('insertMany stops at the first refused block after writing and announcing the ones before it', async (t) => {
@@ -192,7 +202,10 @@ t.test('a payload shared by many blocks is stored once and served for each', asy
   await store.insertMany(line.slice(0, 1))
   await store.insertMany(line.slice(1))
   const blocks = await store.getBlocksJson(line.map((b) => b.header.hash))
-  t.same(blocks.map((b) => b?.toString()), line.map((b) => blockToJsonText(b, 'spec')))
+  t.same(
+    blocks.map((b) => b?.toString()),
+    line.map((b) => blockToJsonText(b, 'spec')),
+  )
   await store.close()
   const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
   const payloadKeys = await db.keys({ gte: Buffer.from('p'), lt: Buffer.from('q') }).all()
@@ -209,16 +222,27 @@ t.test('range is ascending by height then raw hash, orphans included, within min
   await store.insertMany([...main, ...fork])
   await store.insertMany(mineLine(development, genesisBlock(development, 1).header, 2))
   const all = await collect(store.range({ chain: 0 }))
-  const expected = [g, ...main.map((b) => b.header), ...fork.map((b) => b.header)].sort((a, b) => a.height - b.height || Buffer.compare(a.hash, b.hash))
-  t.same(all.map((item) => text(item.hash)), expected.map((h) => text(h.hash)))
-  t.same(all.map((item) => item.height), expected.map((h) => h.height))
+  const expected = [g, ...main.map((b) => b.header), ...fork.map((b) => b.header)].sort(
+    (a, b) => a.height - b.height || Buffer.compare(a.hash, b.hash),
+  )
+  t.same(
+    all.map((item) => text(item.hash)),
+    expected.map((h) => text(h.hash)),
+  )
+  t.same(
+    all.map((item) => item.height),
+    expected.map((h) => h.height),
+  )
   for (const item of all) {
     const header = decodeHeader(item.headerBinary)
     t.equal(item.headerJson.toString(), headerToJsonText(header, 'spec'))
     t.same(item.payloadHash, header.payloadHash)
   }
   const bounded = await collect(store.range({ chain: 0, minheight: 2, maxheight: 3 }))
-  t.same(bounded.map((item) => text(item.hash)), expected.filter((h) => h.height >= 2 && h.height <= 3).map((h) => text(h.hash)))
+  t.same(
+    bounded.map((item) => text(item.hash)),
+    expected.filter((h) => h.height >= 2 && h.height <= 3).map((h) => text(h.hash)),
+  )
   t.same(await collect(store.range({ chain: 0, minheight: 3, maxheight: 2 })), [])
   t.same(await collect(store.range({ chain: 5, minheight: 1 })), [])
 })
@@ -239,7 +263,11 @@ t.test('range starts at or just after a stored block, still bounded by min and m
 t.test('a range start that is unknown or on another chain is CURSOR_NOT_FOUND', async (t) => {
   const store = await open(t)
   const unknown = Buffer.alloc(32, 3)
-  await t.rejects(collect(store.range({ chain: 0, start: { hash: unknown, inclusive: true } })), { code: 'CURSOR_NOT_FOUND', name: 'CursorNotFoundError', hash: unknown })
+  await t.rejects(collect(store.range({ chain: 0, start: { hash: unknown, inclusive: true } })), {
+    code: 'CURSOR_NOT_FOUND',
+    name: 'CursorNotFoundError',
+    hash: unknown,
+  })
   const otherChain = genesisBlock(development, 1).header.hash
   await t.rejects(collect(store.range({ chain: 0, start: { hash: otherChain, inclusive: false } })), { code: 'CURSOR_NOT_FOUND' })
 })
@@ -262,7 +290,10 @@ t.test('readRangeBlocks turns a page of range items into the stored full-block J
   await store.insertMany(line)
   const items = await collect(store.range({ chain: 0, minheight: 1 }))
   const blocks = await store.readRangeBlocks(items)
-  t.same(blocks.map((b) => b.toString()), line.map((b) => blockToJsonText(b, 'spec')))
+  t.same(
+    blocks.map((b) => b.toString()),
+    line.map((b) => blockToJsonText(b, 'spec')),
+  )
   t.same(await store.readRangeBlocks([]), [])
 })
 
@@ -286,8 +317,14 @@ t.test('the traversal library walks a branch through the store', async (t) => {
   const fork = mineLine(development, main[1]!.header, 2, { payload: makePayload('side') })
   await store.insertMany([...main, ...fork])
   const walked = await collect(branch(store, { chain: 0, upper: [fork[1]!.header.hash], lower: [main[0]!.header.hash] }))
-  t.same(walked.map((ref) => ref.height), [4, 3, 2])
-  t.same(walked.map((ref) => text(ref.hash)), [fork[1]!, fork[0]!, main[1]!].map((b) => text(b.header.hash)))
+  t.same(
+    walked.map((ref) => ref.height),
+    [4, 3, 2],
+  )
+  t.same(
+    walked.map((ref) => text(ref.hash)),
+    [fork[1]!, fork[0]!, main[1]!].map((b) => text(b.header.hash)),
+  )
 })
 
 t.test('the cut follows the highest weight and breaks ties by the lowest raw hash', async (t) => {
@@ -300,7 +337,10 @@ t.test('the cut follows the highest weight and breaks ties by the lowest raw has
   await store.insert(heavy)
   t.same(store.cut().get(0)?.hash, heavy.header.hash)
   // Two more children of the heavy block with equal weight: the lower raw hash wins whatever the order.
-  const [x, y] = [mineChild(development, heavy.header, { payload: makePayload('x') }), mineChild(development, heavy.header, { payload: makePayload('y') })]
+  const [x, y] = [
+    mineChild(development, heavy.header, { payload: makePayload('x') }),
+    mineChild(development, heavy.header, { payload: makePayload('y') }),
+  ]
   const [low, high] = Buffer.compare(x.header.hash, y.header.hash) < 0 ? [x, y] : [y, x]
   await store.insert(high)
   await store.insert(low)
@@ -329,7 +369,9 @@ t.test('the change feed announces inserts in order and best-head changes with th
   const [a, b] = mineLine(development, g, 2)
   await store.insertMany([a!, b!])
   t.same(
-    events.map((e) => (e.type === 'inserted' ? `inserted ${e.header.height}` : `best ${e.chain} ${e.joined.map((j) => j.header.height).join(',')}`)),
+    events.map((e) =>
+      e.type === 'inserted' ? `inserted ${e.header.height}` : `best ${e.chain} ${e.joined.map((j) => j.header.height).join(',')}`,
+    ),
     ['inserted 1', 'best 0 1', 'inserted 2', 'best 0 2'],
   )
   const inserted = events[0]!
@@ -345,7 +387,11 @@ t.test('a reorg announces the new branch from the fork point, ancestors first; o
   // A side branch from height 1 that stays lighter, then overtakes with a heavy block.
   const side = mineLine(development, main[0]!.header, 2, { payload: makePayload('side', 1) })
   await store.insertMany(side)
-  t.same(events.map((e) => e.type), ['inserted', 'inserted'], 'a lighter or equal-weight-higher-hash branch is no news for the cut')
+  t.same(
+    events.map((e) => e.type),
+    ['inserted', 'inserted'],
+    'a lighter or equal-weight-higher-hash branch is no news for the cut',
+  )
   events.length = 0
   const overtaking = mineChild(development, side[1]!.header, { target: MAX_U256 >> 4n })
   await store.insert(overtaking)
@@ -353,9 +399,18 @@ t.test('a reorg announces the new branch from the fork point, ancestors first; o
   t.ok(best?.type === 'best')
   if (best?.type !== 'best') return
   t.same(best.head, overtaking.header)
-  t.same(best.joined.map((j) => text(j.header.hash)), [side[0]!, side[1]!, overtaking].map((b) => text(b.header.hash)))
-  t.same(best.joined.map((j) => j.txCount), [1, 1, 0])
-  t.same(best.joined.map((j) => j.headerJson.toString()), [side[0]!, side[1]!, overtaking].map((b) => headerToJsonText(b.header, 'spec')))
+  t.same(
+    best.joined.map((j) => text(j.header.hash)),
+    [side[0]!, side[1]!, overtaking].map((b) => text(b.header.hash)),
+  )
+  t.same(
+    best.joined.map((j) => j.txCount),
+    [1, 1, 0],
+  )
+  t.same(
+    best.joined.map((j) => j.headerJson.toString()),
+    [side[0]!, side[1]!, overtaking].map((b) => headerToJsonText(b.header, 'spec')),
+  )
 })
 
 t.test('a reorg to a shorter but heavier branch walks back to the fork point', async (t) => {
@@ -482,7 +537,7 @@ t.test('genesis blocks missing from an existing folder are put back on open', as
   const g = genesisBlock(development, 3).header
   await db.batch([
     { type: 'del', key: blockKey(3, 0, g.hash) },
-    { type: 'del', key: hashKey(g.hash) },
+    { type: 'del', key: hashIndexKey(g.hash) },
     { type: 'del', key: headKey(3) },
   ])
   await db.close()
@@ -519,7 +574,7 @@ t.test('a best head without its block record makes open fail with CORRUPT_STORE'
   await store.insert(a!)
   await store.close()
   const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
-  await db.del(hashKey(a!.header.hash))
+  await db.del(hashIndexKey(a!.header.hash))
   await db.close()
   await t.rejects(openStore({ path, network: 'development' }), { code: 'CORRUPT_STORE' })
 })
@@ -531,7 +586,7 @@ t.test('a reorg walk that meets an ancestor missing from the hash index is CORRU
   await store.insertMany([a!, b!])
   await store.close()
   const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
-  await db.del(hashKey(a!.header.hash))
+  await db.del(hashIndexKey(a!.header.hash))
   await db.close()
   const damaged = await open(t, 'development', path)
   const heavy = mineChild(development, genesis0(), { target: MAX_U256 >> 6n, payload: makePayload('walk') })
@@ -545,7 +600,13 @@ t.test('concurrent inserts are written together, and a refused block refuses onl
   const line = mineLine(development, genesis0(), 3)
   const bad: Block = { header: { ...line[1]!.header, weight: line[1]!.header.weight + 1n }, payload: line[1]!.payload }
   const events = recordEvents(store)
-  const results = await Promise.allSettled([store.insert(line[0]!), store.insert(bad), store.insert(line[1]!), store.insert(line[1]!), store.insert(line[2]!)])
+  const results = await Promise.allSettled([
+    store.insert(line[0]!),
+    store.insert(bad),
+    store.insert(line[1]!),
+    store.insert(line[1]!),
+    store.insert(line[2]!),
+  ])
   t.match(results, [
     { status: 'fulfilled', value: { inserted: true } },
     { status: 'rejected', reason: { code: 'INVALID_BLOCK' } },

@@ -1,5 +1,6 @@
-import { hashKey, lookup, parentOf, checkParent } from './header-source.js'
+import { hashMapKey } from '@weft/hash-text'
 import type { HeaderRef, HeaderSource } from './header-source.js'
+import { checkParent, lookup, parentOf } from './header-source.js'
 
 /** The ancestor-or-self of `hash` at `height`, or `undefined` when the block or that ancestor is unknown. */
 export async function ancestorAt(source: HeaderSource, hash: Uint8Array, height: number): Promise<HeaderRef | undefined> {
@@ -13,7 +14,7 @@ export async function isAncestor(source: HeaderSource, a: Uint8Array, b: Uint8Ar
   const [refA, refB] = await lookup(source, [a, b])
   if (refA === undefined || refB === undefined || refA.chainId !== refB.chainId) return false
   const atHeightOfA = await walkDownTo(source, refB, refA.height)
-  return atHeightOfA !== undefined && hashKey(atHeightOfA.hash) === hashKey(refA.hash)
+  return atHeightOfA !== undefined && hashMapKey(atHeightOfA.hash) === hashMapKey(refA.hash)
 }
 
 /** The highest common ancestor-or-self of `a` and `b`, or `undefined` when there is none (or either is unknown). */
@@ -23,7 +24,7 @@ export async function forkPoint(source: HeaderSource, a: Uint8Array, b: Uint8Arr
   while (x !== undefined && y !== undefined) {
     if (x.height > y.height) x = await parentOf(source, x)
     else if (y.height > x.height) y = await parentOf(source, y)
-    else if (hashKey(x.hash) === hashKey(y.hash)) return x
+    else if (hashMapKey(x.hash) === hashMapKey(y.hash)) return x
     else {
       // Same height, different blocks: step both in one batch.
       const [px, py] = await lookup(source, [x.parent, y.parent])

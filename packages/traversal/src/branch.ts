@@ -1,6 +1,7 @@
+import { hashMapKey } from '@weft/hash-text'
 import { TooManyBoundsError, UnknownBoundError } from './errors.js'
-import { checkParent, hashKey, lookup } from './header-source.js'
 import type { HeaderRef, HeaderSource } from './header-source.js'
+import { checkParent, lookup } from './header-source.js'
 
 /** The most distinct upper (and, separately, lower) bounds a branch query may name by default. */
 export const MAX_BRANCH_BOUNDS = 32
@@ -39,12 +40,12 @@ export async function* branch(source: HeaderSource, options: BranchOptions): Asy
   upperHashes.forEach((hash, index) => {
     const ref = refs[index]
     if (ref === undefined || ref.chainId !== chain) throw new UnknownBoundError(hash, chain)
-    upper.set(hashKey(ref.hash), ref)
+    upper.set(hashMapKey(ref.hash), ref)
   })
   lowerHashes.forEach((_, index) => {
     const ref = refs[upperHashes.length + index]
     // A lower bound that is unknown or on another chain excludes nothing.
-    if (ref !== undefined && ref.chainId === chain) lower.set(hashKey(ref.hash), ref)
+    if (ref !== undefined && ref.chainId === chain) lower.set(hashMapKey(ref.hash), ref)
   })
 
   const minheight = options.minheight ?? 0
@@ -67,14 +68,14 @@ export async function* branch(source: HeaderSource, options: BranchOptions): Asy
     const upperHere = takeAt(upper, height)
     const lowerHere = lower.size === 0 ? none : takeAt(lower, height)
     // The walk spends most heights on one line with no lower line there: the common case costs no copy or sort.
-    const kept = lowerHere.length === 0 ? upperHere : upperHere.filter(ref => !lowerHere.some(other => other.hash.equals(ref.hash)))
+    const kept = lowerHere.length === 0 ? upperHere : upperHere.filter((ref) => !lowerHere.some((other) => other.hash.equals(ref.hash)))
 
     if (height <= emitBelow && kept.length > 0) {
       if (kept.length > 1) kept.sort((x, y) => Buffer.compare(x.hash, y.hash))
       let from = 0
       if (start !== undefined) {
         const startHash = start.hash
-        from = kept.findIndex(ref => ref.hash.equals(startHash))
+        from = kept.findIndex((ref) => ref.hash.equals(startHash))
         if (from < 0) return
         start = undefined
       }
@@ -87,8 +88,8 @@ export async function* branch(source: HeaderSource, options: BranchOptions): Asy
     for (const ref of kept) asked.push(ref.parent)
     for (const ref of lowerHere) asked.push(ref.parent)
     const parents = await lookup(source, asked)
-    kept.forEach((ref, index) => add(upper, checkParent(parents[index], ref)))
-    lowerHere.forEach((ref, index) => add(lower, checkParent(parents[kept.length + index], ref)))
+    for (const [index, ref] of kept.entries()) add(upper, checkParent(parents[index], ref))
+    for (const [index, ref] of lowerHere.entries()) add(lower, checkParent(parents[kept.length + index], ref))
   }
 }
 
@@ -96,7 +97,7 @@ const none: readonly HeaderRef[] = []
 
 function distinct(hashes: readonly Uint8Array[]): Uint8Array[] {
   const seen = new Map<string, Uint8Array>()
-  for (const hash of hashes) if (!seen.has(hashKey(hash))) seen.set(hashKey(hash), hash)
+  for (const hash of hashes) if (!seen.has(hashMapKey(hash))) seen.set(hashMapKey(hash), hash)
   return [...seen.values()]
 }
 
@@ -119,5 +120,5 @@ function takeAt(frontier: Map<string, HeaderRef>, height: number): HeaderRef[] {
 
 // A line whose parent is unknown (genesis, or a store missing it) ends here.
 function add(frontier: Map<string, HeaderRef>, ref: HeaderRef | undefined): void {
-  if (ref !== undefined) frontier.set(hashKey(ref.hash), ref)
+  if (ref !== undefined) frontier.set(hashMapKey(ref.hash), ref)
 }

@@ -1,17 +1,12 @@
-import { encodeHash } from '@weft/block'
+import { WeftError } from '@weft/errors'
+import { encodeHash } from '@weft/hash-text'
 
 /** Base class of every error of @weft/traversal: `code` is stable and documented in the README. */
-export class TraversalError extends Error {
-  readonly code: string
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = new.target.name
-    this.code = code
-  }
-}
+export abstract class TraversalError extends WeftError {}
 
 /** An upper bound of a branch query is not a known block of the queried chain. */
 export class UnknownBoundError extends TraversalError {
+  static override readonly codes = ['BLOCK_NOT_FOUND'] as const
   /** The bound's 32 bytes as given. */
   readonly hash: Buffer
   constructor(hash: Uint8Array, chain: number, options?: ErrorOptions) {
@@ -23,6 +18,7 @@ export class UnknownBoundError extends TraversalError {
 
 /** A branch query names more distinct upper (or lower) bounds than allowed. */
 export class TooManyBoundsError extends TraversalError {
+  static override readonly codes = ['TOO_MANY_BOUNDS'] as const
   readonly side: 'upper' | 'lower'
   readonly count: number
   readonly max: number
@@ -36,8 +32,8 @@ export class TooManyBoundsError extends TraversalError {
 
 /** A header source answered something no block store can: a batch of the wrong length, or a parent not below its child. */
 export class InconsistentSourceError extends TraversalError {
+  static override readonly codes = ['INCONSISTENT_SOURCE'] as const
   constructor(message: string, options?: ErrorOptions) {
     super('INCONSISTENT_SOURCE', message, options)
   }
 }
-

@@ -13,11 +13,6 @@ export interface HeaderSource {
   getRefs(hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>>
 }
 
-/** A map key for a hash: equal bytes give equal keys. */
-export function hashKey(hash: Uint8Array): string {
-  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1')
-}
-
 /** Looks hashes up through `source`, skipping empty batches and refusing an answer of the wrong length. */
 export async function lookup(source: HeaderSource, hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>> {
   if (hashes.length === 0) return []
@@ -31,7 +26,9 @@ export async function lookup(source: HeaderSource, hashes: readonly Uint8Array[]
 /** Returns `parent`, refusing one at or above its child's height: a walk over it would never end. */
 export function checkParent(parent: HeaderRef | undefined, child: HeaderRef): HeaderRef | undefined {
   if (parent !== undefined && parent.height >= child.height) {
-    throw new InconsistentSourceError(`Expected the parent of a block at height ${child.height} to be lower, received height ${parent.height}`)
+    throw new InconsistentSourceError(
+      `Expected the parent of a block at height ${child.height} to be lower, received height ${parent.height}`,
+    )
   }
   return parent
 }

@@ -1,5 +1,5 @@
+export { ancestorAt, forkPoint, isAncestor } from './ancestry.js'
+export type { BranchOptions } from './branch.js'
+export { branch, MAX_BRANCH_BOUNDS } from './branch.js'
 export { InconsistentSourceError, TooManyBoundsError, TraversalError, UnknownBoundError } from './errors.js'
 export type { HeaderRef, HeaderSource } from './header-source.js'
-export { ancestorAt, forkPoint, isAncestor } from './ancestry.js'
-export { branch, MAX_BRANCH_BOUNDS } from './branch.js'
-export type { BranchOptions } from './branch.js'

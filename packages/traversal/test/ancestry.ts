@@ -1,63 +1,73 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { ancestorAt, forkPoint, InconsistentSourceError, isAncestor } from '../src/index.js'
 import type { HeaderRef, HeaderSource } from '../src/index.js'
-import { ancestorsOrSelf, buildTree, CountingSource, hashOf, key, treeArbitrary } from './fixtures/block-tree.js'
+import { ancestorAt, forkPoint, InconsistentSourceError, isAncestor } from '../src/index.js'
 import type { BlockTree } from './fixtures/block-tree.js'
+import { ancestorsOrSelf, buildTree, CountingSource, hashOf, key, treeArbitrary } from './fixtures/block-tree.js'
 
 // Two blocks of a tree, or of its other chain, or unknown: as hashes.
-const pairArbitrary = treeArbitrary(120).chain(tree => {
+const pairArbitrary = treeArbitrary(120).chain((tree) => {
   const someHash = fc.oneof(
-    { weight: 8, arbitrary: fc.nat().map(n => (tree.blocks[n % tree.blocks.length] as HeaderRef).hash) },
-    { weight: 1, arbitrary: fc.nat().map(n => (tree.otherChain[n % tree.otherChain.length] as HeaderRef).hash) },
-    { weight: 1, arbitrary: fc.nat().map(n => hashOf(`unknown:${n}`)) },
+    { weight: 8, arbitrary: fc.nat().map((n) => (tree.blocks[n % tree.blocks.length] as HeaderRef).hash) },
+    { weight: 1, arbitrary: fc.nat().map((n) => (tree.otherChain[n % tree.otherChain.length] as HeaderRef).hash) },
+    { weight: 1, arbitrary: fc.nat().map((n) => hashOf(`unknown:${n}`)) },
   )
   return fc.tuple(someHash, someHash).map(([a, b]) => ({ tree, a, b }))
 })
 
 const refOf = (tree: BlockTree, hash: Uint8Array): HeaderRef | undefined => tree.source.byKey.get(key(hash))
 
-t.test('ancestorAt finds the ancestor-or-self at a height, walking only the heights in between', async t => {
-  await fc.assert(fc.asyncProperty(pairArbitrary, fc.nat({ max: 60 }), async ({ tree, a }, height) => {
-    tree.source.reset()
-    const found = await ancestorAt(tree.source, a, height)
-    const expected = [...ancestorsOrSelf(tree, a)].map(k => tree.source.byKey.get(k) as HeaderRef).find(ref => ref.height === height)
-    const from = refOf(tree, a)
-    const maxLookups = from === undefined ? 1 : 1 + Math.max(0, from.height - height)
-    return found === expected && tree.source.lookups <= maxLookups
-  }), { numRuns: 300 })
+t.test('ancestorAt finds the ancestor-or-self at a height, walking only the heights in between', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(pairArbitrary, fc.nat({ max: 60 }), async ({ tree, a }, height) => {
+      tree.source.reset()
+      const found = await ancestorAt(tree.source, a, height)
+      const expected = [...ancestorsOrSelf(tree, a)].map((k) => tree.source.byKey.get(k) as HeaderRef).find((ref) => ref.height === height)
+      const from = refOf(tree, a)
+      const maxLookups = from === undefined ? 1 : 1 + Math.max(0, from.height - height)
+      return found === expected && tree.source.lookups <= maxLookups
+    }),
+    { numRuns: 300 },
+  )
   t.pass('every generated lookup matched the brute force')
 })
 
-t.test('isAncestor agrees with the ancestor sets, for blocks unknown or of other chains too', async t => {
-  await fc.assert(fc.asyncProperty(pairArbitrary, async ({ tree, a, b }) => {
-    tree.source.reset()
-    const answer = await isAncestor(tree.source, a, b)
-    const refA = refOf(tree, a)
-    const refB = refOf(tree, b)
-    const walked = refA !== undefined && refB !== undefined && refA.chainId === refB.chainId ? Math.max(0, refB.height - refA.height) : 0
-    return answer === (refA !== undefined && ancestorsOrSelf(tree, b).has(key(a))) && tree.source.lookups <= 2 + walked
-  }), { numRuns: 300 })
+t.test('isAncestor agrees with the ancestor sets, for blocks unknown or of other chains too', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(pairArbitrary, async ({ tree, a, b }) => {
+      tree.source.reset()
+      const answer = await isAncestor(tree.source, a, b)
+      const refA = refOf(tree, a)
+      const refB = refOf(tree, b)
+      const walked = refA !== undefined && refB !== undefined && refA.chainId === refB.chainId ? Math.max(0, refB.height - refA.height) : 0
+      return answer === (refA !== undefined && ancestorsOrSelf(tree, b).has(key(a))) && tree.source.lookups <= 2 + walked
+    }),
+    { numRuns: 300 },
+  )
   t.pass('every generated pair matched the brute force')
 })
 
-t.test('forkPoint is the highest common ancestor-or-self, found by walking down to it only', async t => {
-  await fc.assert(fc.asyncProperty(pairArbitrary, async ({ tree, a, b }) => {
-    tree.source.reset()
-    const found = await forkPoint(tree.source, a, b)
-    const ofB = ancestorsOrSelf(tree, b)
-    const common = [...ancestorsOrSelf(tree, a)].filter(k => ofB.has(k)).map(k => tree.source.byKey.get(k) as HeaderRef)
-    const expected = common.sort((x, y) => y.height - x.height)[0]
-    if (found !== expected) return false
-    const refA = refOf(tree, a)
-    const refB = refOf(tree, b)
-    const walked = expected === undefined || refA === undefined || refB === undefined ? 0 : refA.height + refB.height - 2 * expected.height
-    return expected === undefined || tree.source.lookups <= 2 + walked
-  }), { numRuns: 300 })
+t.test('forkPoint is the highest common ancestor-or-self, found by walking down to it only', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(pairArbitrary, async ({ tree, a, b }) => {
+      tree.source.reset()
+      const found = await forkPoint(tree.source, a, b)
+      const ofB = ancestorsOrSelf(tree, b)
+      const common = [...ancestorsOrSelf(tree, a)].filter((k) => ofB.has(k)).map((k) => tree.source.byKey.get(k) as HeaderRef)
+      const expected = common.sort((x, y) => y.height - x.height)[0]
+      if (found !== expected) return false
+      const refA = refOf(tree, a)
+      const refB = refOf(tree, b)
+      const walked =
+        expected === undefined || refA === undefined || refB === undefined ? 0 : refA.height + refB.height - 2 * expected.height
+      return expected === undefined || tree.source.lookups <= 2 + walked
+    }),
+    { numRuns: 300 },
+  )
   t.pass('every generated pair matched the brute force')
 })
 
-t.test('a block is its own ancestor and fork point', async t => {
+t.test('a block is its own ancestor and fork point', async (t) => {
   const tree = buildTree(11, [0, 0, 0])
   const tip = tree.blocks[3] as HeaderRef
   t.ok(await isAncestor(tree.source, tip.hash, tip.hash))
@@ -67,17 +77,18 @@ t.test('a block is its own ancestor and fork point', async t => {
   t.notOk(await isAncestor(tree.source, tip.hash, (tree.blocks[1] as HeaderRef).hash), 'a descendant is no ancestor')
 })
 
-t.test('heights that no block can have are answered without a lookup', async t => {
+t.test('heights that no block can have are answered without a lookup', async (t) => {
   const tree = buildTree(12, [0, 0])
   const tip = (tree.blocks[2] as HeaderRef).hash
   tree.source.reset()
-  for (const height of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) t.equal(await ancestorAt(tree.source, tip, height), undefined, String(height))
+  for (const height of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+    t.equal(await ancestorAt(tree.source, tip, height), undefined, String(height))
   t.equal(tree.source.calls, 0)
   t.equal(await ancestorAt(tree.source, tip, 3), undefined, 'above the block')
   t.equal(await ancestorAt(tree.source, hashOf('unknown'), 0), undefined, 'an unknown block')
 })
 
-t.test('blocks of different chains share nothing and are not walked', async t => {
+t.test('blocks of different chains share nothing and are not walked', async (t) => {
   const tree = buildTree(13, [0, 0, 0, 0])
   const a = (tree.blocks[4] as HeaderRef).hash
   const b = (tree.otherChain[4] as HeaderRef).hash
@@ -87,22 +98,23 @@ t.test('blocks of different chains share nothing and are not walked', async t =>
   t.equal(tree.source.calls, 2, 'one batch each')
 })
 
-t.test('two lines that never meet, or a gap in the source, have no fork point', async t => {
-  const line = (name: string, length: number): HeaderRef[] => Array.from({ length }, (_, height) => ({
-    hash: hashOf(`${name}:${height}`),
-    parent: hashOf(`${name}:${height - 1}`),
-    height,
-    chainId: 0,
-  }))
+t.test('two lines that never meet, or a gap in the source, have no fork point', async (t) => {
+  const line = (name: string, length: number): HeaderRef[] =>
+    Array.from({ length }, (_, height) => ({
+      hash: hashOf(`${name}:${height}`),
+      parent: hashOf(`${name}:${height - 1}`),
+      height,
+      chainId: 0,
+    }))
   const [x, y] = [line('x', 6), line('y', 4)]
   const source = new CountingSource([...x, ...y])
   t.equal(await forkPoint(source, (x[5] as HeaderRef).hash, (y[3] as HeaderRef).hash), undefined)
-  const gapped = new CountingSource(x.filter(ref => ref.height !== 2))
+  const gapped = new CountingSource(x.filter((ref) => ref.height !== 2))
   t.equal(await ancestorAt(gapped, (x[5] as HeaderRef).hash, 1), undefined)
   t.notOk(await isAncestor(gapped, (x[0] as HeaderRef).hash, (x[5] as HeaderRef).hash))
 })
 
-t.test('a source whose parents are not below their children, or whose batches are short, is reported', async t => {
+t.test('a source whose parents are not below their children, or whose batches are short, is reported', async (t) => {
   const a: HeaderRef = { hash: hashOf('a'), parent: hashOf('b'), height: 5, chainId: 0 }
   const b: HeaderRef = { hash: hashOf('b'), parent: hashOf('a'), height: 5, chainId: 0 }
   const c: HeaderRef = { hash: hashOf('c'), parent: hashOf('b'), height: 6, chainId: 0 }

@@ -1,10 +1,10 @@
+import { descendingPage, formatCursor, parseCursor } from '@weft/cursor'
 import fc from 'fast-check'
 import t from 'tap'
-import { descendingPage, formatCursor, parseCursor } from '@weft/cursor'
-import { branch, InconsistentSourceError, MAX_BRANCH_BOUNDS, TooManyBoundsError, TraversalError, UnknownBoundError } from '../src/index.js'
 import type { BranchOptions, HeaderRef, HeaderSource } from '../src/index.js'
-import { ancestorsOrSelf, buildTree, CountingSource, hashOf, key, treeArbitrary } from './fixtures/block-tree.js'
+import { branch, InconsistentSourceError, MAX_BRANCH_BOUNDS, TooManyBoundsError, TraversalError, UnknownBoundError } from '../src/index.js'
 import type { BlockTree } from './fixtures/block-tree.js'
+import { ancestorsOrSelf, buildTree, CountingSource, hashOf, key, treeArbitrary } from './fixtures/block-tree.js'
 
 async function collect(source: HeaderSource, options: BranchOptions): Promise<HeaderRef[]> {
   const result: HeaderRef[] = []
@@ -12,18 +12,18 @@ async function collect(source: HeaderSource, options: BranchOptions): Promise<He
   return result
 }
 
-const keys = (refs: readonly HeaderRef[]): string[] => refs.map(ref => key(ref.hash))
+const keys = (refs: readonly HeaderRef[]): string[] => refs.map((ref) => key(ref.hash))
 const sameKeys = (a: readonly HeaderRef[], b: readonly HeaderRef[]): boolean => keys(a).join() === keys(b).join()
 
 // The contract's definition, computed the slow way over the whole tree.
 function expectedBranch(tree: BlockTree, options: BranchOptions): HeaderRef[] {
-  const covered = (bounds: readonly Uint8Array[]): Set<string> => new Set(bounds.flatMap(hash => [...ancestorsOrSelf(tree, hash)]))
+  const covered = (bounds: readonly Uint8Array[]): Set<string> => new Set(bounds.flatMap((hash) => [...ancestorsOrSelf(tree, hash)]))
   const upper = covered(options.upper)
   const lower = covered(options.lower)
   const minheight = options.minheight ?? 0
   const maxheight = options.maxheight ?? Number.POSITIVE_INFINITY
   return tree.blocks
-    .filter(b => upper.has(key(b.hash)) && !lower.has(key(b.hash)) && b.height >= minheight && b.height <= maxheight)
+    .filter((b) => upper.has(key(b.hash)) && !lower.has(key(b.hash)) && b.height >= minheight && b.height <= maxheight)
     .sort((a, b) => b.height - a.height || Buffer.compare(a.hash, b.hash))
 }
 
@@ -32,103 +32,129 @@ function expectedBranch(tree: BlockTree, options: BranchOptions): HeaderRef[] {
 function queryArbitrary(tree: BlockTree): fc.Arbitrary<BranchOptions> {
   const { blocks, otherChain } = tree
   const top = blocks.reduce((max, b) => Math.max(max, b.height), 0)
-  const block = fc.nat().map(n => (blocks[n % blocks.length] as HeaderRef).hash)
+  const block = fc.nat().map((n) => (blocks[n % blocks.length] as HeaderRef).hash)
   const lowerBound = fc.oneof(
     { weight: 6, arbitrary: block },
-    { weight: 1, arbitrary: fc.nat().map(n => (otherChain[n % otherChain.length] as HeaderRef).hash) },
-    { weight: 1, arbitrary: fc.nat().map(n => hashOf(`unknown:${n}`)) },
+    { weight: 1, arbitrary: fc.nat().map((n) => (otherChain[n % otherChain.length] as HeaderRef).hash) },
+    { weight: 1, arbitrary: fc.nat().map((n) => hashOf(`unknown:${n}`)) },
   )
   const withDuplicates = (bounds: fc.Arbitrary<Buffer>, fewest: number): fc.Arbitrary<Buffer[]> =>
-    fc.tuple(
-      // Few bounds half of the time, so that results are often long; up to 32 otherwise.
-      fc.oneof(fc.uniqueArray(bounds, { minLength: fewest, maxLength: 3, selector: key }), fc.uniqueArray(bounds, { maxLength: MAX_BRANCH_BOUNDS, selector: key, size: 'max' })),
-      fc.array(fc.nat(), { maxLength: 4 }),
-    )
-      .map(([distinct, again]) => distinct.length === 0 ? distinct : [...distinct, ...again.map(n => distinct[n % distinct.length] as Buffer)])
+    fc
+      .tuple(
+        // Few bounds half of the time, so that results are often long; up to 32 otherwise.
+        fc.oneof(
+          fc.uniqueArray(bounds, { minLength: fewest, maxLength: 3, selector: key }),
+          fc.uniqueArray(bounds, { maxLength: MAX_BRANCH_BOUNDS, selector: key, size: 'max' }),
+        ),
+        fc.array(fc.nat(), { maxLength: 4 }),
+      )
+      .map(([distinct, again]) =>
+        distinct.length === 0 ? distinct : [...distinct, ...again.map((n) => distinct[n % distinct.length] as Buffer)],
+      )
   const height = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat({ max: top + 1 }) })
-  return fc.record({
-    upper: withDuplicates(block, 1),
-    lower: withDuplicates(lowerBound, 0),
-    minheight: height,
-    maxheight: height,
-  }).map(({ upper, lower, minheight, maxheight }) => ({
-    chain: 0,
-    upper,
-    lower,
-    ...(minheight === undefined ? {} : { minheight }),
-    ...(maxheight === undefined ? {} : { maxheight }),
-  }))
+  return fc
+    .record({
+      upper: withDuplicates(block, 1),
+      lower: withDuplicates(lowerBound, 0),
+      minheight: height,
+      maxheight: height,
+    })
+    .map(({ upper, lower, minheight, maxheight }) => ({
+      chain: 0,
+      upper,
+      lower,
+      ...(minheight === undefined ? {} : { minheight }),
+      ...(maxheight === undefined ? {} : { maxheight }),
+    }))
 }
 
 const treeAndQuery = (maxBlocks: number): fc.Arbitrary<{ tree: BlockTree; query: BranchOptions }> =>
-  treeArbitrary(maxBlocks).chain(tree => queryArbitrary(tree).map(query => ({ tree, query })))
+  treeArbitrary(maxBlocks).chain((tree) => queryArbitrary(tree).map((query) => ({ tree, query })))
 
-t.test('branch equals the brute-force set difference, in descending height and ascending hash order', async t => {
-  await fc.assert(fc.asyncProperty(treeAndQuery(150), async ({ tree, query }) => {
-    return sameKeys(await collect(tree.source, query), expectedBranch(tree, query))
-  }), { numRuns: 250 })
+t.test('branch equals the brute-force set difference, in descending height and ascending hash order', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(treeAndQuery(150), async ({ tree, query }) => {
+      return sameKeys(await collect(tree.source, query), expectedBranch(tree, query))
+    }),
+    { numRuns: 250 },
+  )
   t.pass('every generated query matched the brute force')
 })
 
-t.test('lookups stay within the blocks the walk must visit, one batch per height walked', async t => {
-  await fc.assert(fc.asyncProperty(treeAndQuery(150), async ({ tree, query }) => {
-    const { source } = tree
-    source.reset()
-    const answer = await collect(source, query)
-    const known = (hash: Uint8Array): HeaderRef | undefined => {
-      const ref = source.byKey.get(key(hash))
-      return ref?.chainId === 0 ? ref : undefined
-    }
-    const uppers = [...new Set(query.upper.map(key))].map(k => source.byKey.get(k) as HeaderRef)
-    const lowers = [...new Set(query.lower.map(key))].flatMap(k => known(Buffer.from(k, 'hex')) ?? [])
-    const asked = new Set(query.upper.map(key)).size + new Set(query.lower.map(key)).size
-    const lowerCovered = new Set(lowers.flatMap(ref => [...ancestorsOrSelf(tree, ref.hash)]))
-    // Each upper line ends where it meets a lower line (or at the genesis): the walk goes no deeper.
-    const lineEnd = (ref: HeaderRef): number => {
-      let at: HeaderRef | undefined = ref
-      while (at !== undefined && !lowerCovered.has(key(at.hash))) at = source.byKey.get(key(at.parent))
-      return at?.height ?? 0
-    }
-    const top = Math.max(...uppers.map(ref => ref.height), ...lowers.map(ref => ref.height))
-    const bottom = Math.max(query.minheight ?? 0, Math.min(...uppers.map(lineEnd)))
-    const heights = Math.max(0, top - bottom + 1)
-    const relevant = new Set([...uppers, ...lowers].flatMap(ref => [...ancestorsOrSelf(tree, ref.hash)]))
-    const mustVisit = tree.blocks.filter(b => relevant.has(key(b.hash)) && b.height >= bottom && b.height <= top).length
-    const lines = uppers.length + lowers.length
-    return answer.length <= mustVisit &&
-      source.lookups <= asked + mustVisit &&
-      source.lookups <= asked + lines * heights &&
-      source.calls <= 1 + heights
-  }), { numRuns: 250 })
+t.test('lookups stay within the blocks the walk must visit, one batch per height walked', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(treeAndQuery(150), async ({ tree, query }) => {
+      const { source } = tree
+      source.reset()
+      const answer = await collect(source, query)
+      const known = (hash: Uint8Array): HeaderRef | undefined => {
+        const ref = source.byKey.get(key(hash))
+        return ref?.chainId === 0 ? ref : undefined
+      }
+      const uppers = [...new Set(query.upper.map(key))].map((k) => source.byKey.get(k) as HeaderRef)
+      const lowers = [...new Set(query.lower.map(key))].flatMap((k) => known(Buffer.from(k, 'hex')) ?? [])
+      const asked = new Set(query.upper.map(key)).size + new Set(query.lower.map(key)).size
+      const lowerCovered = new Set(lowers.flatMap((ref) => [...ancestorsOrSelf(tree, ref.hash)]))
+      // Each upper line ends where it meets a lower line (or at the genesis): the walk goes no deeper.
+      const lineEnd = (ref: HeaderRef): number => {
+        let at: HeaderRef | undefined = ref
+        while (at !== undefined && !lowerCovered.has(key(at.hash))) at = source.byKey.get(key(at.parent))
+        return at?.height ?? 0
+      }
+      const top = Math.max(...uppers.map((ref) => ref.height), ...lowers.map((ref) => ref.height))
+      const bottom = Math.max(query.minheight ?? 0, Math.min(...uppers.map(lineEnd)))
+      const heights = Math.max(0, top - bottom + 1)
+      const relevant = new Set([...uppers, ...lowers].flatMap((ref) => [...ancestorsOrSelf(tree, ref.hash)]))
+      const mustVisit = tree.blocks.filter((b) => relevant.has(key(b.hash)) && b.height >= bottom && b.height <= top).length
+      const lines = uppers.length + lowers.length
+      return (
+        answer.length <= mustVisit &&
+        source.lookups <= asked + mustVisit &&
+        source.lookups <= asked + lines * heights &&
+        source.calls <= 1 + heights
+      )
+    }),
+    { numRuns: 250 },
+  )
   t.pass('every generated query stayed within its bounds')
 })
 
-t.test('resuming at any block of the branch gives the rest of the sequence, and paging gives it all', async t => {
-  await fc.assert(fc.asyncProperty(treeAndQuery(60), fc.integer({ min: 1, max: 7 }), async ({ tree, query }, limit) => {
-    const full = await collect(tree.source, query)
-    for (const [index, ref] of full.entries()) {
-      if (!sameKeys(await collect(tree.source, { ...query, start: ref.hash }), full.slice(index))) return false
-      // The page a client gets with the cursor `inclusive:<this block>`.
-      const page = await descendingPage(branch(tree.source, { ...query, start: ref.hash }), { limit, hashOf: ref => ref.hash })
-      const following = full[index + limit]
-      if (!sameKeys(page.items, full.slice(index, index + limit))) return false
-      if (page.next !== (following === undefined ? null : formatCursor({ inclusive: true, hash: following.hash }))) return false
-    }
-    const onBranch = new Set(keys(full))
-    const elsewhere = [...tree.blocks.filter(b => !onBranch.has(key(b.hash))).slice(0, 5), ...tree.otherChain.slice(0, 1), { hash: hashOf('nowhere') }]
-    for (const ref of elsewhere) {
-      if ((await collect(tree.source, { ...query, start: ref.hash })).length !== 0) return false
-    }
-    const paged: HeaderRef[] = []
-    let next: string | null = null
-    do {
-      const start: Buffer | undefined = next === null ? undefined : parseCursor(next).hash
-      const page: { items: HeaderRef[]; next: string | null } = await descendingPage(branch(tree.source, start === undefined ? query : { ...query, start }), { limit, hashOf: ref => ref.hash })
-      paged.push(...page.items)
-      next = page.next
-    } while (next !== null && paged.length <= full.length)
-    return sameKeys(paged, full)
-  }), { numRuns: 120 })
+t.test('resuming at any block of the branch gives the rest of the sequence, and paging gives it all', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(treeAndQuery(60), fc.integer({ min: 1, max: 7 }), async ({ tree, query }, limit) => {
+      const full = await collect(tree.source, query)
+      for (const [index, ref] of full.entries()) {
+        if (!sameKeys(await collect(tree.source, { ...query, start: ref.hash }), full.slice(index))) return false
+        // The page a client gets with the cursor `inclusive:<this block>`.
+        const page = await descendingPage(branch(tree.source, { ...query, start: ref.hash }), { limit, hashOf: (ref) => ref.hash })
+        const following = full[index + limit]
+        if (!sameKeys(page.items, full.slice(index, index + limit))) return false
+        if (page.next !== (following === undefined ? null : formatCursor({ inclusive: true, hash: following.hash }))) return false
+      }
+      const onBranch = new Set(keys(full))
+      const elsewhere = [
+        ...tree.blocks.filter((b) => !onBranch.has(key(b.hash))).slice(0, 5),
+        ...tree.otherChain.slice(0, 1),
+        { hash: hashOf('nowhere') },
+      ]
+      for (const ref of elsewhere) {
+        if ((await collect(tree.source, { ...query, start: ref.hash })).length !== 0) return false
+      }
+      const paged: HeaderRef[] = []
+      let next: string | null = null
+      do {
+        const start: Buffer | undefined = next === null ? undefined : parseCursor(next).hash
+        const page: { items: HeaderRef[]; next: string | null } = await descendingPage(
+          branch(tree.source, start === undefined ? query : { ...query, start }),
+          { limit, hashOf: (ref) => ref.hash },
+        )
+        paged.push(...page.items)
+        next = page.next
+      } while (next !== null && paged.length <= full.length)
+      return sameKeys(paged, full)
+    }),
+    { numRuns: 120 },
+  )
   t.pass('every generated query resumed and paged consistently')
 })
 
@@ -149,7 +175,7 @@ function longChainWithFork(length: number): { source: CountingSource; main: Head
   return { source: new CountingSource([...main, ...fork]), main, fork }
 }
 
-t.test('the cost of a branch near the head does not grow with the chain length', async t => {
+t.test('the cost of a branch near the head does not grow with the chain length', async (t) => {
   const counts: number[] = []
   for (const length of [200, 20_000]) {
     const { source, main, fork } = longChainWithFork(length)
@@ -164,27 +190,33 @@ t.test('the cost of a branch near the head does not grow with the chain length',
   t.ok((counts[0] as number) <= 2 + 3 + 5, `lookups ${counts[0]}: two bounds, three fork blocks, five main blocks`)
 })
 
-t.test('a page stops the walk: nothing is looked up past the item that decides next', async t => {
+t.test('a page stops the walk: nothing is looked up past the item that decides next', async (t) => {
   const { source, main } = longChainWithFork(5000)
   source.reset()
-  const page = await descendingPage(branch(source, { chain: 0, upper: [(main.at(-1) as HeaderRef).hash], lower: [] }), { limit: 3, hashOf: ref => ref.hash })
+  const page = await descendingPage(branch(source, { chain: 0, upper: [(main.at(-1) as HeaderRef).hash], lower: [] }), {
+    limit: 3,
+    hashOf: (ref) => ref.hash,
+  })
   t.same(keys(page.items), keys(main.slice(-3).reverse()))
   t.equal(page.next, `inclusive:${(main.at(-4) as HeaderRef).hash.toString('base64url')}`)
   t.ok(source.lookups <= 1 + 4, `lookups ${source.lookups}`)
 })
 
-t.test('the walk stops at minheight without looking below it', async t => {
+t.test('the walk stops at minheight without looking below it', async (t) => {
   const { source, main } = longChainWithFork(5000)
   source.reset()
   const result = await collect(source, { chain: 0, upper: [(main.at(-1) as HeaderRef).hash], lower: [], minheight: 4997 })
-  t.same(result.map(ref => ref.height), [4999, 4998, 4997])
+  t.same(
+    result.map((ref) => ref.height),
+    [4999, 4998, 4997],
+  )
   t.equal(source.lookups, 1 + 2, 'the bound, then the parents of the blocks at 4999 and 4998')
   source.reset()
   t.same(await collect(source, { chain: 0, upper: [(main[10] as HeaderRef).hash], lower: [], minheight: 11 }), [])
   t.equal(source.lookups, 1, 'a bound below minheight is looked up, not walked')
 })
 
-t.test('a lower bound far above the upper bounds is walked down to them and excludes what it covers', async t => {
+t.test('a lower bound far above the upper bounds is walked down to them and excludes what it covers', async (t) => {
   const { source, main } = longChainWithFork(300)
   const upper = [(main[100] as HeaderRef).hash]
   t.same(await collect(source, { chain: 0, upper, lower: [(main[299] as HeaderRef).hash] }), [])
@@ -193,24 +225,30 @@ t.test('a lower bound far above the upper bounds is walked down to them and excl
   t.same(keys(result), keys(main.slice(296, 299).reverse()), 'the main blocks above the fork point')
 })
 
-t.test('a bound above maxheight still contributes its ancestors at or below maxheight', async t => {
+t.test('a bound above maxheight still contributes its ancestors at or below maxheight', async (t) => {
   const tree = buildTree(7, [0, 0, 0, 0, 0, 0, 0, 0, 0])
   const tip = tree.blocks.at(-1) as HeaderRef
   const result = await collect(tree.source, { chain: 0, upper: [tip.hash], lower: [(tree.blocks[2] as HeaderRef).hash], maxheight: 5 })
-  t.same(result.map(ref => ref.height), [5, 4, 3])
+  t.same(
+    result.map((ref) => ref.height),
+    [5, 4, 3],
+  )
   t.same(await collect(tree.source, { chain: 0, upper: [tip.hash], lower: [], minheight: 8 }), [tip, tree.blocks[8]])
 })
 
-t.test('siblings at one height come in ascending raw hash order and shared ancestors once', async t => {
+t.test('siblings at one height come in ascending raw hash order and shared ancestors once', async (t) => {
   // Blocks 1, 2 and 3 all have the genesis as parent.
   const tree = buildTree(3, [5, 15, 25])
   const [genesis, ...children] = tree.blocks as [HeaderRef, ...HeaderRef[]]
-  t.same(children.map(ref => ref.height), [1, 1, 1])
-  const result = await collect(tree.source, { chain: 0, upper: children.map(ref => ref.hash), lower: [] })
+  t.same(
+    children.map((ref) => ref.height),
+    [1, 1, 1],
+  )
+  const result = await collect(tree.source, { chain: 0, upper: children.map((ref) => ref.hash), lower: [] })
   t.same(keys(result), keys([...[...children].sort((a, b) => Buffer.compare(a.hash, b.hash)), genesis]))
 })
 
-t.test('minheight above maxheight, no bounds, or bounds only on one side, give nothing', async t => {
+t.test('minheight above maxheight, no bounds, or bounds only on one side, give nothing', async (t) => {
   const tree = buildTree(1, [0, 0, 0])
   const tip = (tree.blocks.at(-1) as HeaderRef).hash
   t.same(await collect(tree.source, { chain: 0, upper: [tip], lower: [], minheight: 2, maxheight: 1 }), [])
@@ -221,7 +259,7 @@ t.test('minheight above maxheight, no bounds, or bounds only on one side, give n
   t.equal(tree.source.calls, 0, 'no bounds, no lookup')
 })
 
-t.test('a start block that is unknown, on another chain, outside the heights or off the branch yields nothing', async t => {
+t.test('a start block that is unknown, on another chain, outside the heights or off the branch yields nothing', async (t) => {
   // Block 5 is a sibling of block 4 (both children of block 3), block 6 a child of block 4.
   const tree = buildTree(2, [0, 0, 0, 0, 15, 15])
   const tip = tree.blocks[4] as HeaderRef
@@ -233,11 +271,15 @@ t.test('a start block that is unknown, on another chain, outside the heights or 
   t.same(await collect(tree.source, { ...query, start: (tree.blocks[1] as HeaderRef).hash, minheight: 2 }), [])
   t.same(await collect(tree.source, { ...query, start: (tree.blocks[5] as HeaderRef).hash }), [], 'a sibling off the branch')
   t.same(await collect(tree.source, { ...query, start: (tree.blocks[6] as HeaderRef).hash }), [], 'a descendant of the upper bound')
-  t.same(await collect(tree.source, { ...query, lower: [(tree.blocks[2] as HeaderRef).hash], start: (tree.blocks[1] as HeaderRef).hash }), [], 'an excluded block')
+  t.same(
+    await collect(tree.source, { ...query, lower: [(tree.blocks[2] as HeaderRef).hash], start: (tree.blocks[1] as HeaderRef).hash }),
+    [],
+    'an excluded block',
+  )
   t.same(keys(await collect(tree.source, { ...query, start: (tree.blocks[2] as HeaderRef).hash })), keys(tree.blocks.slice(0, 3).reverse()))
 })
 
-t.test('more than 32 distinct bounds on a side are refused, duplicates do not count', async t => {
+t.test('more than 32 distinct bounds on a side are refused, duplicates do not count', async (t) => {
   const hashes = Array.from({ length: 33 }, (_, n) => hashOf(`bound:${n}`))
   const source = new CountingSource([])
   const tooManyUpper = await t.rejects(collect(source, { chain: 0, upper: hashes, lower: [] }), TooManyBoundsError)
@@ -249,7 +291,7 @@ t.test('more than 32 distinct bounds on a side are refused, duplicates do not co
   t.equal(source.calls, 1, 'refused queries look nothing up')
 })
 
-t.test('an upper bound that is unknown or on another chain is a typed error naming it, raised on the first next', async t => {
+t.test('an upper bound that is unknown or on another chain is a typed error naming it, raised on the first next', async (t) => {
   const tree = buildTree(4, [0, 0])
   const missing = hashOf('missing')
   const iterator = branch(tree.source, { chain: 0, upper: [(tree.blocks[1] as HeaderRef).hash, missing], lower: [] })
@@ -261,9 +303,9 @@ t.test('an upper bound that is unknown or on another chain is a typed error nami
   t.same(keys(await collect(tree.source, { chain: 1, upper: [other], lower: [] })), [key(other)], 'on its own chain it is found')
 })
 
-t.test('a source answering a batch of the wrong length, or a parent not below its child, is reported', async t => {
+t.test('a source answering a batch of the wrong length, or a parent not below its child, is reported', async (t) => {
   const tree = buildTree(5, [0, 0])
-  const short: HeaderSource = { getRefs: async hashes => (await tree.source.getRefs(hashes)).slice(1) }
+  const short: HeaderSource = { getRefs: async (hashes) => (await tree.source.getRefs(hashes)).slice(1) }
   await t.rejects(collect(short, { chain: 0, upper: [(tree.blocks[2] as HeaderRef).hash], lower: [] }), InconsistentSourceError)
   const looping = new CountingSource([
     { hash: hashOf('a'), parent: hashOf('b'), height: 3, chainId: 0 },

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { BlockHeader, ChainwebBlockHeader } from './header.js'
 import { PayloadWithOutputs } from './payload.js'
 import { CursorText } from './primitives.js'

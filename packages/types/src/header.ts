@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { BlockHash, ChainId, NetworkName, U256Text } from './primitives.js'
 
 // Both profiles share every field but the name of the version key, and the key order is canonical.
@@ -7,7 +7,10 @@ function headerSchema<K extends 'chainVersion' | 'chainwebVersion'>(versionKey: 
     nonce: Type.String({ pattern: '^[0-9]{1,20}$', description: 'u64 as a decimal string' }),
     creationTime: Type.Integer({ description: 'microseconds since the POSIX epoch' }),
     parent: BlockHash,
-    adjacents: Type.Record(Type.String({ pattern: '^[0-9]+$' }), BlockHash, { description: 'chain id -> hash of the adjacent parent', additionalProperties: false }),
+    adjacents: Type.Record(Type.String({ pattern: '^[0-9]+$' }), BlockHash, {
+      description: 'chain id -> hash of the adjacent parent',
+      additionalProperties: false,
+    }),
     target: U256Text,
     payloadHash: BlockHash,
     chainId: ChainId,

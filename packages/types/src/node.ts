@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import { BlockHash, HashInput, NetworkName, U256Text } from './primitives.js'
 
 // One graph: [[chain, [adjacent chains]], ...].
@@ -17,7 +17,13 @@ export const NodeInfo = Type.Object({
   nodeLatestBehaviorHeight: Type.Integer({ minimum: 0 }),
   nodeNumberOfChains: Type.Integer({ minimum: 0 }),
   nodePackageVersion: Type.String(),
-  nodeServiceDate: Type.Union([Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$', description: 'ISO 8601 UTC date-time' }), Type.Null()]),
+  nodeServiceDate: Type.Union([
+    Type.String({
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$',
+      description: 'ISO 8601 UTC date-time',
+    }),
+    Type.Null(),
+  ]),
   nodeVersion: NetworkName,
 })
 /** The body of `GET /info`. */
@@ -43,7 +49,9 @@ export type BlockQuery = Static<typeof BlockQuery>
 
 /** The body of `GET {base}/cut`: the best head of every chain. */
 export const Cut = Type.Object({
-  hashes: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Object({ height: Type.Integer({ minimum: 0 }), hash: BlockHash }), { additionalProperties: false }),
+  hashes: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Object({ height: Type.Integer({ minimum: 0 }), hash: BlockHash }), {
+    additionalProperties: false,
+  }),
   origin: Type.Null(),
   weight: U256Text,
   height: Type.Integer({ minimum: 0 }),

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import { BlockHash } from './primitives.js'
 
 // Transactions, outputs, miner data and coinbase are unpadded base64url of JSON text.

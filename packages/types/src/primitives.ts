@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 
 /** Which names the server speaks on the wire: the brand-neutral `spec` names or the real network's `chainweb` ones. */
 export const Profile = Type.Union([Type.Literal('spec'), Type.Literal('chainweb')])
@@ -6,9 +6,12 @@ export const Profile = Type.Union([Type.Literal('spec'), Type.Literal('chainweb'
 export type Profile = Static<typeof Profile>
 
 /** The networks a node can serve. */
-export const NetworkName = Type.Union(
-  [Type.Literal('mainnet01'), Type.Literal('testnet04'), Type.Literal('development'), Type.Literal('test-singleton')],
-)
+export const NetworkName = Type.Union([
+  Type.Literal('mainnet01'),
+  Type.Literal('testnet04'),
+  Type.Literal('development'),
+  Type.Literal('test-singleton'),
+])
 /** The networks a node can serve. */
 export type NetworkName = Static<typeof NetworkName>
 

@@ -1,6 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process'
-import { distScript } from './paths.js'
+import { type ChildProcess, fork } from 'node:child_process'
 import { ChildProcessError } from './errors.js'
+import { distScript } from './paths.js'
 
 /** A message between the bench and one of its child processes: always tagged by `type`. */
 export interface Message {
@@ -25,7 +25,10 @@ export interface Child {
 
 /** Starts `dist/<script>` of this package with an IPC channel. */
 export function startChild(script: string, args: readonly string[], execArgv: readonly string[] = []): Child {
-  const child: ChildProcess = fork(distScript(script), [...args], { execArgv: [...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child: ChildProcess = fork(distScript(script), [...args], {
+    execArgv: [...execArgv],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
   const waiters: Array<{ type: string; resolve(m: Message): void; reject(e: Error): void }> = []
   const listeners: Array<(m: Message) => void> = []
   let failure: Error | undefined
@@ -35,7 +38,7 @@ export function startChild(script: string, args: readonly string[], execArgv: re
     const index = waiters.findIndex((w) => w.type === message.type)
     if (index >= 0) waiters.splice(index, 1)[0]?.resolve(message)
     if (message.type === 'error') {
-      failure = new ChildProcessError(`${script} failed: ${String(message['message'])}`)
+      failure = new ChildProcessError(`${script} failed: ${String(message.message)}`)
       for (const waiter of waiters.splice(0)) waiter.reject(failure)
     }
   })

@@ -71,10 +71,12 @@ export async function ensureDatasets(specs: readonly DataSpec[]): Promise<Datase
     for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
       const { spec, path, marker } = item
       const begun = performance.now()
-      const child = startChild('fill-process.js', [JSON.stringify({ path, network: spec.network, blocks: spec.blocks, seed: spec.seed, forkRate: spec.forkRate })])
+      const child = startChild('fill-process.js', [
+        JSON.stringify({ path, network: spec.network, blocks: spec.blocks, seed: spec.seed, forkRate: spec.forkRate }),
+      ])
       child.onMessage((message) => {
         if (message.type !== 'progress') return
-        progress.set(spec.name, { done: Number(message['done']), total: Number(message['total']) })
+        progress.set(spec.name, { done: Number(message.done), total: Number(message.total) })
         draw(false)
       })
       await child.next('filled')

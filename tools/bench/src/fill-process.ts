@@ -1,8 +1,9 @@
 // Child process: fills one store with devnet blocks and reports progress over IPC.
-import { ClassicLevel } from 'classic-level'
-import { openStore } from '@weft/store'
+
 import { fill } from '@weft/devnet'
+import { openStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
+import { ClassicLevel } from 'classic-level'
 import { fail, send } from './child.js'
 
 interface FillRequest {

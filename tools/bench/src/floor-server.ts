@@ -1,5 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
-import { encodeHash, powHashHex, targetHex } from '@weft/block'
+import { powHashHex, targetHex } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
 import type { ChainStore, RangeItem } from '@weft/store'
 
 const pageClose = Buffer.from(']')

@@ -1,15 +1,16 @@
 // Child process: one node under test, either the weft server or the bare floor server, on one
 // store; the bench drives it over IPC (start a producer, read its memory and insert times, close).
-import { listen } from './listen.js'
-import { openStore, type ChainStore } from '@weft/store'
-import { startServer } from '@weft/server'
+
 import { createProducer, type Producer } from '@weft/devnet'
+import { encodeHash } from '@weft/hash-text'
+import { startServer } from '@weft/server'
+import { type ChainStore, openStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import { fail, send, serve } from './child.js'
-import { createFloorServer } from './floor-server.js'
 import { syncInProcess } from './figures/sync.js'
+import { createFloorServer } from './floor-server.js'
+import { listen } from './listen.js'
 import { timestampedStore, wallNow } from './timestamped-store.js'
-import { encodeHash } from '@weft/block'
 
 /** What the bench asks of a node process. */
 export interface NodeProcessConfig {
@@ -44,7 +45,14 @@ async function main(): Promise<void> {
   let close: () => Promise<void>
   if (config.kind === 'weft') {
     // Request logging off (warn): a log line per request would measure the log sink, not the node.
-    const server = await startServer({ data: config.path, network: config.network, host: '127.0.0.1', port: 0, devnet: false, logLevel: 'warn' })
+    const server = await startServer({
+      data: config.path,
+      network: config.network,
+      host: '127.0.0.1',
+      port: 0,
+      devnet: false,
+      logLevel: 'warn',
+    })
     store = server.store
     url = server.url
     clients = () => server.eventClients().header
@@ -76,7 +84,12 @@ async function main(): Promise<void> {
   serve(async (message) => {
     switch (message.type) {
       case 'produce':
-        producer = createProducer(stamped.store, { blockDelay: Number(message['blockDelay']), forkRate: Number(message['forkRate']), seed: String(message['seed']), onError: fail })
+        producer = createProducer(stamped.store, {
+          blockDelay: Number(message.blockDelay),
+          forkRate: Number(message.forkRate),
+          seed: String(message.seed),
+          onError: fail,
+        })
         producer.start()
         send({ type: 'producing' })
         break
@@ -87,7 +100,7 @@ async function main(): Promise<void> {
         break
       }
       case 'sync-floor': {
-        const result = await syncInProcess(store, message['chains'] as number[], Number(message['limit']))
+        const result = await syncInProcess(store, message.chains as number[], Number(message.limit))
         send({ type: 'sync-floor', ...result })
         break
       }

@@ -1,11 +1,11 @@
-import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** The repository root (tools/bench/dist/ is three levels below it). */
 export const repoRoot: string = fileURLToPath(new URL('../../../', import.meta.url))
 
 /** Where filled stores are kept between runs (gitignored). */
-export const benchDataDir: string = process.env['WEFT_BENCH_DATA'] ?? join(repoRoot, 'bench-data')
+export const benchDataDir: string = process.env.WEFT_BENCH_DATA ?? join(repoRoot, 'bench-data')
 
 /** Where the results of the last run are written. */
 export const resultsPath: string = join(repoRoot, 'bench-results.json')

@@ -1,14 +1,14 @@
 // `pnpm bench`: fills the bench stores once, measures every figure of issue 9 against its floor in
 // the same run, prints a table and writes bench-results.json at the repository root.
+
 import { writeFileSync } from 'node:fs'
-import { encodeHash } from '@weft/block'
 import { openStore } from '@weft/store'
-import { startChild, type Child, type Message } from './child.js'
-import { ensureDatasets, type Dataset } from './data.js'
-import { figure, quantile, round, type Figure } from './figure.js'
-import { blockPagesFigure, measurePages, pagePaths, type BlockPagesOptions } from './figures/block-pages.js'
+import { type Child, type Message, startChild } from './child.js'
+import { type Dataset, ensureDatasets } from './data.js'
+import { type Figure, figure, quantile, round } from './figure.js'
+import { type BlockPagesOptions, blockPagesFigure, measurePages, pagePaths } from './figures/block-pages.js'
 import { branchLatencies, branchWalk, median } from './figures/branch.js'
-import { headerUpdatesRun, p99, rssPerSubscriber, type HeaderUpdatesOptions } from './figures/header-updates.js'
+import { type HeaderUpdatesOptions, headerUpdatesRun, p99, rssPerSubscriber } from './figures/header-updates.js'
 import { insertRates, manyCall, sampleBlocks } from './figures/inserts.js'
 import { addThroughput, perSecond, syncOverHttp, type Throughput } from './figures/sync.js'
 import { describeMachine } from './machine.js'
@@ -95,11 +95,15 @@ async function main(): Promise<void> {
       const tip = tips.get(chain)
       if (tip === undefined) throw new Error(`Expected chain ${chain} in the cut`)
       sync = addThroughput(sync, await syncOverHttp(node.url, network, [chain], SYNC_LIMIT))
-      syncFloor = addThroughput(syncFloor, await node.child.ask<Message & Throughput>({ type: 'sync-floor', chains: [chain], limit: SYNC_LIMIT }, 'sync-floor'))
+      syncFloor = addThroughput(
+        syncFloor,
+        await node.child.ask<Message & Throughput>({ type: 'sync-floor', chains: [chain], limit: SYNC_LIMIT }, 'sync-floor'),
+      )
       walk = addThroughput(walk, await branchWalk(node.url, network, chain, tip.hash, SYNC_LIMIT))
       walkMovingBound = addThroughput(walkMovingBound, await branchWalk(node.url, network, chain, tip.hash, SYNC_LIMIT, 'moving-bound'))
     }
-    if (sync.blocks !== syncFloor.blocks) throw new Error(`Expected the sync and its floor to read the same blocks, received ${sync.blocks} and ${syncFloor.blocks}`)
+    if (sync.blocks !== syncFloor.blocks)
+      throw new Error(`Expected the sync and its floor to read the same blocks, received ${sync.blocks} and ${syncFloor.blocks}`)
   } finally {
     await stopNode(node.child)
   }
@@ -148,7 +152,13 @@ async function main(): Promise<void> {
       direction: '>=',
       unit: 'blocks/s',
       floorIs: 'in-process store.range + readRangeBlocks of the same blocks, pages of 360',
-      details: { chains: SYNC_CHAINS.join(','), blocks: sync.blocks, httpSeconds: round(sync.seconds, 3), floorSeconds: round(syncFloor.seconds, 3), MiBOverHttp: round(sync.bytes / 2 ** 20) },
+      details: {
+        chains: SYNC_CHAINS.join(','),
+        blocks: sync.blocks,
+        httpSeconds: round(sync.seconds, 3),
+        floorSeconds: round(syncFloor.seconds, 3),
+        MiBOverHttp: round(sync.bytes / 2 ** 20),
+      },
     }),
     figure({
       name: 'branch-latency-100k-vs-1k',

@@ -74,7 +74,9 @@ function main(): void {
       if (start < text.length) rest = Buffer.from(text.subarray(start))
       return true
     }
-    const socket = connect({ host: url.hostname, port: Number(url.port), onread: { buffer: shared, callback: onRead } }, () => socket.write(request))
+    const socket = connect({ host: url.hostname, port: Number(url.port), onread: { buffer: shared, callback: onRead } }, () =>
+      socket.write(request),
+    )
     socket.on('error', (error) => {
       if (!closing) fail(error)
     })
@@ -82,7 +84,11 @@ function main(): void {
   }
   serve((message) => {
     if (message.type === 'report') {
-      send({ type: 'report', receipts: [...receipts].map(([hash, r]) => [hash, r.count, r.first, r.last]), open: sockets.filter((s) => !s.destroyed).length })
+      send({
+        type: 'report',
+        receipts: [...receipts].map(([hash, r]) => [hash, r.count, r.first, r.last]),
+        open: sockets.filter((s) => !s.destroyed).length,
+      })
     } else if (message.type === 'close') {
       closing = true
       for (const socket of sockets) socket.destroy()

@@ -1,4 +1,4 @@
-import { encodeHash } from '@weft/block'
+import { encodeHash } from '@weft/hash-text'
 import type { ChainStore } from '@weft/store'
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable between processes of one machine. */

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import autocannon from 'autocannon'
 import { createRandom } from '@weft/devnet'
+import autocannon from 'autocannon'
 import type { Dataset } from '../data.js'
 import { BodyMismatchError, RequestFailedError } from '../errors.js'
-import { figure, round, type Figure } from '../figure.js'
+import { type Figure, figure, round } from '../figure.js'
 import { fetchBytes } from '../http-client.js'
 
 /** Settings of the block-page load test. */
@@ -63,10 +63,15 @@ const DRAIN_MS = 300
  * drift in the machine's speed, which over tens of seconds moved throughput by ±15% here, hits
  * both alike. The two bursts of a pair ask for the same pages.
  */
-export async function measurePages(urls: { weft: string; floor: string }, paths: readonly string[], options: BlockPagesOptions): Promise<{ weft: LoadResult; floor: LoadResult }> {
+export async function measurePages(
+  urls: { weft: string; floor: string },
+  paths: readonly string[],
+  options: BlockPagesOptions,
+): Promise<{ weft: LoadResult; floor: LoadResult }> {
   for (const path of paths.slice(0, options.sample)) {
     const [weft, floor] = await Promise.all([fetchBytes(urls.weft + path), fetchBytes(urls.floor + path)])
-    if (weft.status !== 200 || floor.status !== 200) throw new RequestFailedError(`${path} answered ${weft.status} (weft) and ${floor.status} (floor)`)
+    if (weft.status !== 200 || floor.status !== 200)
+      throw new RequestFailedError(`${path} answered ${weft.status} (weft) and ${floor.status} (floor)`)
     if (!weft.body.equals(floor.body)) throw new BodyMismatchError(`weft and the floor answered different bodies for ${path}`)
   }
   // The warm-up takes its requests from the far end of the list, which no measured burst reaches.
@@ -81,7 +86,13 @@ export async function measurePages(urls: { weft: string; floor: string }, paths:
   return { weft: combine(results.weft), floor: combine(results.floor) }
 }
 
-async function burst(url: string, paths: readonly string[], options: BlockPagesOptions, seconds: number, from: number): Promise<autocannon.Result> {
+async function burst(
+  url: string,
+  paths: readonly string[],
+  options: BlockPagesOptions,
+  seconds: number,
+  from: number,
+): Promise<autocannon.Result> {
   let index = from
   const result = await autocannon({
     url,
@@ -90,7 +101,8 @@ async function burst(url: string, paths: readonly string[], options: BlockPagesO
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[index++ % paths.length] ?? '/' }) }],
   })
   await sleep(DRAIN_MS)
-  if (result.non2xx > 0 || result.errors > 0) throw new RequestFailedError(`block pages: ${result.non2xx} non-2xx answers and ${result.errors} errors of ${result.requests.total}`)
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new RequestFailedError(`block pages: ${result.non2xx} non-2xx answers and ${result.errors} errors of ${result.requests.total}`)
   return result
 }
 

@@ -1,6 +1,6 @@
-import { encodeHash } from '@weft/block'
-import { fetchOk, pageEnds } from '../http-client.js'
+import { encodeHash } from '@weft/hash-text'
 import { quantile } from '../figure.js'
+import { fetchOk, pageEnds } from '../http-client.js'
 import type { Throughput } from './sync.js'
 
 /**
@@ -9,7 +9,14 @@ import type { Throughput } from './sync.js'
  * for the branch below the block `next` names (the same blocks, for one upper bound and no lower
  * bound), which shows what resuming at a cursor costs the server.
  */
-export async function branchWalk(url: string, network: string, chain: number, tip: Uint8Array, limit: number, mode: 'cursor' | 'moving-bound' = 'cursor'): Promise<Throughput> {
+export async function branchWalk(
+  url: string,
+  network: string,
+  chain: number,
+  tip: Uint8Array,
+  limit: number,
+  mode: 'cursor' | 'moving-bound' = 'cursor',
+): Promise<Throughput> {
   let blocks = 0
   let bytes = 0
   let next: string | null = null
@@ -34,12 +41,19 @@ export interface BranchTarget {
 }
 
 /** Latencies (ms) of the page of `limit` blocks below each tip, requests alternating between the targets. */
-export async function branchLatencies(targets: readonly BranchTarget[], limit: number, rounds: number, warmup: number): Promise<number[][]> {
+export async function branchLatencies(
+  targets: readonly BranchTarget[],
+  limit: number,
+  rounds: number,
+  warmup: number,
+): Promise<number[][]> {
   const latencies = targets.map(() => [] as number[])
   for (let round = 0; round < warmup + rounds; round += 1) {
     for (const [index, target] of targets.entries()) {
       const started = performance.now()
-      const body = await fetchOk(`${target.url}/chain/0.0/${target.network}/chain/0/block/branch?limit=${limit}`, { upper: [encodeHash(target.tip)] })
+      const body = await fetchOk(`${target.url}/chain/0.0/${target.network}/chain/0/block/branch?limit=${limit}`, {
+        upper: [encodeHash(target.tip)],
+      })
       const elapsed = performance.now() - started
       if (pageEnds(body).count !== limit) throw new Error(`Expected ${limit} blocks below the tip, received ${pageEnds(body).count}`)
       if (round >= warmup) latencies[index]?.push(elapsed)

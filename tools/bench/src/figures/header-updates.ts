@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { startChild, type Child, type Message } from '../child.js'
+import { type Child, type Message, startChild } from '../child.js'
 import { quantile } from '../figure.js'
 import { wallNow } from '../timestamped-store.js'
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { blockFromJsonText, computeBlockHash, computePayloadHashes, powHash, type Block } from '@weft/block'
-import { openStore, type ChainStore } from '@weft/store'
+import { type Block, blockFromJsonText, computeBlockHash, computePayloadHashes, powHash } from '@weft/block'
+import { type ChainStore, openStore } from '@weft/store'
 
 /** Devnet blocks of the bench store, parent first: heights 1..perChain of every chain, orphans included. */
 export async function sampleBlocks(store: ChainStore, perChain: number): Promise<Block[]> {
@@ -31,7 +31,11 @@ export interface InsertRates {
 export const manyCall = 1000
 
 function hashBlock(block: Block): number {
-  return (computeBlockHash(block.header)[0] ?? 0) ^ (computePayloadHashes(block.payload).payloadHash[0] ?? 0) ^ Number(powHash(block.header) & 0xffn)
+  return (
+    (computeBlockHash(block.header)[0] ?? 0) ^
+    (computePayloadHashes(block.payload).payloadHash[0] ?? 0) ^
+    Number(powHash(block.header) & 0xffn)
+  )
 }
 
 // Milliseconds of the hashing floor over `blocks`; `keep` receives a value that depends on every hash.

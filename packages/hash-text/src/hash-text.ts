@@ -1,5 +1,8 @@
 import { InvalidHashError } from './errors.js'
 
+/** Bytes of a block hash. */
+export const HASH_BYTES = 32
+
 // 43 characters carry 258 bits: the last one may only hold 4 bits of data (its low 2 bits are 0).
 const hashText = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]=?$/
 
@@ -17,4 +20,9 @@ export function decodeHash(text: string): Buffer {
 /** Whether `text` is a well-formed block hash. */
 export function isHashText(text: string): boolean {
   return hashText.test(text)
+}
+
+/** A string key for a hash in a `Map` or `Set`: equal bytes give equal keys (one character a byte). */
+export function hashMapKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1')
 }

@@ -1,0 +1,1 @@
+export { errorCode, isWeftError, WeftError } from './weft-error.js'

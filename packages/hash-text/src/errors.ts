@@ -1,0 +1,13 @@
+import { WeftError } from '@weft/errors'
+
+/** A text that should be a block hash is not 43 characters of unpadded base64url (32 bytes). */
+export class InvalidHashError extends WeftError {
+  static override readonly codes = ['INVALID_HASH_TEXT'] as const
+  constructor(received: string, options?: ErrorOptions) {
+    super(
+      'INVALID_HASH_TEXT',
+      `Expected a block hash of 43 base64url characters (32 bytes), received ${JSON.stringify(received.length > 64 ? `${received.slice(0, 64)}…` : received)}`,
+      options,
+    )
+  }
+}
