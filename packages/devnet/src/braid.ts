@@ -1,7 +1,5 @@
+import type { ChainGraph } from '@weft/block'
 import { ChainNotReadyError } from './errors.js'
-
-/** A chain graph: chain id -> the chain ids it is adjacent to. */
-export type ChainGraph = ReadonlyMap<number, readonly number[]>
 
 /** What the braid needs to know of a block. */
 export interface BraidBlock {

@@ -1,4 +1,4 @@
-export { Braid, type BraidBlock, type ChainGraph } from './braid.js'
+export { Braid, type BraidBlock } from './braid.js'
 export { BraidMiner, type BraidMinerOptions, type CreationClock, latestCreationTime, loadWindows } from './braid-miner.js'
 export { simulatedClock, wallClock } from './clock.js'
 export { ChainNotReadyError, DevnetError, InvalidOptionError, TargetTooHardError, UsageError } from './errors.js'

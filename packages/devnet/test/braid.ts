@@ -1,6 +1,7 @@
+import type { ChainGraph } from '@weft/block'
 import fc from 'fast-check'
 import t from 'tap'
-import { Braid, type BraidBlock, type ChainGraph } from '../src/braid.js'
+import { Braid, type BraidBlock } from '../src/braid.js'
 
 // The graphs of CONTRACT.md, written out here independently of @weft/block.
 const twenty: ChainGraph = new Map(

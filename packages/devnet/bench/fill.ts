@@ -4,17 +4,24 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { genesisBlock, getNetwork } from '@weft/block'
+import { genesisBlock, getNetwork, type Header } from '@weft/block'
+import { BraidMiner, createRandom, type FillSummary, fill, simulatedClock } from '@weft/devnet'
 import { openStore } from '@weft/store'
-import { BraidMiner, createRandom, fill, simulatedClock } from '../dist/index.js'
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 5000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+
+/** One timed round: what it returned, wall-clock and CPU seconds. */
+interface Round<T> {
+  readonly result: T
+  readonly wall: number
+  readonly cpu: number
+}
 const FORK_RATE = 0.03
 
 // Wall-clock and CPU time of `fn`: on a shared machine other processes only ever make the wall
 // clock slower, so the best round and the CPU time are the figures to compare.
-async function timed(fn) {
+async function timed<T>(fn: () => Promise<T>): Promise<Round<T>> {
   const cpu = process.cpuUsage()
   const start = performance.now()
   const result = await fn()
@@ -23,9 +30,9 @@ async function timed(fn) {
   return { result, wall, cpu: (used.user + used.system) / 1e6 }
 }
 
-function mineOnly(seed) {
+function mineOnly(seed: string): number {
   const network = getNetwork('development')
-  const windows = new Map([...network.graphs[0].graph.keys()].map((c) => [c, [genesisBlock(network, c).header]]))
+  const windows = new Map<number, Header[]>([...network.graphs[0]!.graph.keys()].map((c) => [c, [genesisBlock(network, c).header]]))
   const random = createRandom(seed)
   const miner = new BraidMiner(network, windows, { random, forkRate: FORK_RATE, clock: simulatedClock(random, network.genesisTime, 1.5e6) })
   let mined = 0
@@ -33,7 +40,7 @@ function mineOnly(seed) {
   return mined
 }
 
-async function fillStore(seed) {
+async function fillStore(seed: string): Promise<Round<FillSummary>> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-devnet-bench-'))
   try {
     const store = await openStore({ path: join(dir, 'data'), network: 'development' })
@@ -47,7 +54,7 @@ async function fillStore(seed) {
   }
 }
 
-const fmt = (n) => Math.round(n).toLocaleString('en-US')
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 console.log(
   `@weft/devnet fill bench: ${BLOCKS} blocks per round, ${ROUNDS} rounds, development network (20 chains), fork rate ${FORK_RATE}`,
 )
@@ -57,11 +64,11 @@ console.log(
     .join(' ')}`,
 )
 mineOnly('warm-up')
-const mining = []
+const mining: Array<Round<number>> = []
 for (let r = 0; r < ROUNDS; r++) mining.push(await timed(async () => mineOnly(`mine-${r}`)))
-const filling = []
+const filling: Array<Round<FillSummary>> = []
 for (let r = 0; r < ROUNDS; r++) filling.push(await fillStore(`fill-${r}`))
-const report = (label, rounds) => {
+const report = (label: string, rounds: ReadonlyArray<Round<unknown>>): void => {
   const best = Math.max(...rounds.map((x) => BLOCKS / x.wall))
   const perCpu = Math.max(...rounds.map((x) => BLOCKS / x.cpu))
   console.log(

@@ -4,23 +4,29 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import {
+  type Block,
   blockFromJson,
   computeBlockHash,
   computePayloadHashes,
   decodeHeader,
   encodeHeader,
   getNetwork,
+  type Header,
   powHash,
   validateBlock,
-} from '../dist/index.js'
+} from '@weft/block'
+import type { ChainwebFullBlock } from '@weft/types'
 
-const vectors = JSON.parse(readFileSync(new URL('../test/fixtures/mainnet-blocks.json', import.meta.url), 'utf8'))
-const [parent, child] = vectors.map(blockFromJson)
+// The real mainnet blocks kept in the repository (fixtures/README.md); from .bench/ as from bench/.
+const vectors = JSON.parse(
+  readFileSync(new URL('../../../fixtures/vectors/mainnet-blocks.json', import.meta.url), 'utf8'),
+) as ChainwebFullBlock[]
+const [parent, child] = vectors.map(blockFromJson) as [Block, Block]
 const mainnet = getNetwork('mainnet01')
 if (validateBlock(child, parent.header, mainnet).length !== 0) throw new Error('the mainnet vector should be valid')
 
-const emptyChild = { header: parent.header, payload: parent.payload }
-const grandparent = {
+const emptyChild: Block = { header: parent.header, payload: parent.payload }
+const grandparent: Header = {
   ...parent.header,
   hash: parent.header.parent,
   height: parent.header.height - 1,
@@ -33,9 +39,11 @@ const childBytes = encodeHeader(child.header)
 // Operations per CPU-second of each benchmark. CPU time (process.cpuUsage) rather than wall time,
 // because on a shared machine other processes take the core away for stretches of wall time;
 // rounds run round-robin and the best round counts, since contention (caches) only slows a round.
-function rates(benchmarks, rounds = 15, ms = 100) {
+type Benchmark = readonly [name: string, run: () => unknown]
+
+function rates(benchmarks: readonly Benchmark[], rounds = 15, ms = 100): Array<readonly [string, number]> {
   for (const [, fn] of benchmarks) for (let i = 0; i < 1000; i++) fn()
-  const best = benchmarks.map(() => 0)
+  const best: number[] = benchmarks.map(() => 0)
   for (let r = 0; r < rounds; r++) {
     benchmarks.forEach(([, fn], b) => {
       let n = 0
@@ -47,10 +55,10 @@ function rates(benchmarks, rounds = 15, ms = 100) {
         const d = process.cpuUsage(start)
         used = d.user + d.system
       }
-      best[b] = Math.max(best[b], n / (used / 1e6))
+      best[b] = Math.max(best[b]!, n / (used / 1e6))
     })
   }
-  return benchmarks.map(([name], b) => [name, best[b]])
+  return benchmarks.map(([name], b) => [name, best[b]!] as const)
 }
 
 // The hashing a validation cannot avoid, done with bare node:crypto calls: the 11 field leaves
@@ -59,7 +67,7 @@ function rates(benchmarks, rounds = 15, ms = 100) {
 const leafInput = Buffer.alloc(1 + 2 + 32)
 const nodeInput = Buffer.alloc(1 + 64)
 const powInput = childBytes.subarray(0, childBytes.length - 32)
-function rawHashing() {
+function rawHashing(): void {
   for (let i = 0; i < 11 + 4; i++) createHash('sha512-256').update(leafInput).digest()
   for (let i = 0; i < 13 + 3; i++) createHash('sha512-256').update(nodeInput).digest()
   createHash('blake2s256').update(powInput).digest()
@@ -79,10 +87,10 @@ const results = rates([
 ])
 
 console.log(
-  `node ${process.version}, one thread on ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores`,
+  `node ${process.version}, one thread on ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores`,
 )
 for (const [name, perSecond] of results)
   console.log(`${name.padEnd(52)} ${Math.round(perSecond).toLocaleString('en-US').padStart(10)} per CPU-second`)
-const [, validate] = results[0]
-const [, raw] = results[results.length - 1]
+const [, validate] = results[0]!
+const [, raw] = results[results.length - 1]!
 console.log(`validation runs at ${((validate / raw) * 100).toFixed(0)}% of the bare hashing rate`)
