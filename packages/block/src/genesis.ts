@@ -50,14 +50,17 @@ function buildGenesis(network: Network, chain: number): Block {
   return { header, payload }
 }
 
+// Networks whose genesis blocks are the real network's, kept as data (src/data, copied into
+// dist/data by the build, so the tarball holds dist only); the others are built by the rules.
+const realGenesisNetworks: ReadonlySet<string> = new Set(['mainnet01', 'testnet06', 'testnet04', 'recap-development'])
+
 const cache = new Map<string, Map<number, Block>>()
 
 function genesisOf(network: Network): Map<number, Block> {
   let blocks = cache.get(network.name)
   if (blocks === undefined) {
     blocks = new Map()
-    if (network.name === 'mainnet01' || network.name === 'testnet04') {
-      // Real data: src/data, copied into dist/data by the build, so the tarball holds dist only.
+    if (realGenesisNetworks.has(network.name)) {
       const text = readFileSync(new URL(`./data/genesis-${network.name}.json`, import.meta.url), 'utf8')
       for (const json of JSON.parse(text) as ChainwebFullBlock[]) {
         const block = blockFromJson(json)
@@ -97,7 +100,7 @@ export function sharedGenesisBlock(network: Network, chain: number): Block | und
   return genesisOf(network).get(chain)
 }
 
-/** The genesis block of a chain (a fresh copy): real data for mainnet01 and testnet04, built by the rules of CONTRACT.md otherwise. Throws UnknownChainError. */
+/** The genesis block of a chain (a fresh copy): real data for mainnet01, testnet06, testnet04 and recap-development, built by the rules of CONTRACT.md otherwise. Throws UnknownChainError. */
 export function genesisBlock(network: Network, chain: number): Block {
   const block = sharedGenesisBlock(network, chain)
   if (block === undefined) throw new UnknownChainError(network.name, chain)

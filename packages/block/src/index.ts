@@ -39,6 +39,7 @@ export {
   getNetwork,
   graphAt,
   type Network,
+  networkNames,
   networkOfVersionCode,
   PETERSEN_GRAPH,
   SINGLETON_GRAPH,

@@ -73,6 +73,13 @@ const networks: Record<NetworkName, Network> = {
       { height: 0, graph: PETERSEN_GRAPH },
     ],
   },
+  testnet06: {
+    name: 'testnet06',
+    versionCode: 8,
+    blockDelay: 30,
+    genesisTime: 1771229700000000, // 2026-02-16T08:15:00Z, as in the real genesis headers
+    graphs: [{ height: 0, graph: TWENTY_CHAIN_GRAPH }],
+  },
   testnet04: {
     name: 'testnet04',
     versionCode: 7,
@@ -80,6 +87,16 @@ const networks: Record<NetworkName, Network> = {
     genesisTime: 1563388117613832, // 2019-07-17T18:28:37.613832Z, as in the real genesis headers
     graphs: [
       { height: 332604, graph: TWENTY_CHAIN_GRAPH },
+      { height: 0, graph: PETERSEN_GRAPH },
+    ],
+  },
+  'recap-development': {
+    name: 'recap-development',
+    versionCode: 1,
+    blockDelay: 30,
+    genesisTime: 1563388117613832, // as in the real genesis headers (testnet04's genesis time)
+    graphs: [
+      { height: 60, graph: TWENTY_CHAIN_GRAPH },
       { height: 0, graph: PETERSEN_GRAPH },
     ],
   },
@@ -99,6 +116,9 @@ const networks: Record<NetworkName, Network> = {
   },
 }
 for (const n of Object.values(networks)) Object.freeze(n)
+
+/** The name of every network Weft knows, in the contract's order. */
+export const networkNames: readonly NetworkName[] = Object.freeze(Object.keys(networks) as NetworkName[])
 
 /** The network of that name; throws UnknownNetworkError (UNKNOWN_NETWORK) for any other name. */
 export function getNetwork(name: NetworkName): Network {

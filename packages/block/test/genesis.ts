@@ -16,7 +16,7 @@ import {
   powHash,
 } from '../src/index.js'
 
-for (const name of ['mainnet01', 'testnet04'] as const) {
+for (const name of ['mainnet01', 'testnet06', 'testnet04', 'recap-development'] as const) {
   t.test(`the ${name} genesis blocks are the real ones, byte for byte`, async (t) => {
     const real = JSON.parse(
       readFileSync(new URL(`../../../fixtures/vectors/genesis-${name}.json`, import.meta.url), 'utf8'),

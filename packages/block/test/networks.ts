@@ -8,21 +8,26 @@ import {
   getNetwork,
   graphAt,
   type Network,
+  networkNames,
   networkOfVersionCode,
   PETERSEN_GRAPH,
   TWENTY_CHAIN_GRAPH,
 } from '../src/index.js'
 
-const names: NetworkName[] = ['mainnet01', 'testnet04', 'development', 'test-singleton']
+const names: NetworkName[] = ['mainnet01', 'testnet06', 'testnet04', 'recap-development', 'development', 'test-singleton']
+
+t.test("networkNames lists every network in the contract's order", async (t) => {
+  t.same(networkNames, names)
+})
 
 t.test('every network has its version code, block delay and a graph history starting at 0', async (t) => {
   t.same(
     names.map((n) => getNetwork(n).versionCode),
-    [5, 7, 2, 0x80000016],
+    [5, 8, 7, 1, 2, 0x80000016],
   )
   t.same(
     names.map((n) => getNetwork(n).blockDelay),
-    [30, 30, 30, 1],
+    [30, 30, 30, 30, 30, 1],
   )
   for (const n of names) {
     const graphs = getNetwork(n).graphs
@@ -66,6 +71,19 @@ t.test('mainnet switches from the Petersen graph to twenty chains at 852054', as
   t.equal(genesisHeight(m, 0), 0)
   t.equal(genesisHeight(m, 19), 852054)
   t.equal(genesisHeight(getNetwork('testnet04'), 10), 332604)
+})
+
+t.test('testnet06 has twenty chains from 0; recap-development switches to twenty at 60', async (t) => {
+  const t6 = getNetwork('testnet06')
+  t.equal(graphAt(t6, 0), TWENTY_CHAIN_GRAPH)
+  t.equal(genesisHeight(t6, 19), 0)
+  t.equal(t6.genesisTime, Date.parse('2026-02-16T08:15:00Z') * 1000)
+  const recap = getNetwork('recap-development')
+  t.equal(graphAt(recap, 59), PETERSEN_GRAPH)
+  t.equal(graphAt(recap, 60), TWENTY_CHAIN_GRAPH)
+  t.equal(genesisHeight(recap, 9), 0)
+  t.equal(genesisHeight(recap, 10), 60)
+  t.same(adjacentChainsAt(recap, 10, 60), [0, 11, 19])
 })
 
 t.test('development has twenty chains from 0 and test-singleton only chain 0', async (t) => {

@@ -14,6 +14,7 @@ import {
   getNetwork,
   type Header,
   type Network,
+  networkNames,
   validateBlock,
 } from '../src/index.js'
 import { featureFlagsArb, hashArb, holds, mainnetPair, mineChild, networkNameArb, u32Arb, u64Arb, u256Arb } from './fixtures/helpers.js'
@@ -33,7 +34,7 @@ t.test('the real mainnet block 1000001 is valid with 1000000 as its parent', asy
 })
 
 t.test('every genesis block of every network is valid without a parent', async (t) => {
-  for (const name of ['mainnet01', 'testnet04', 'development', 'test-singleton'] as const) {
+  for (const name of networkNames) {
     const network = getNetwork(name)
     t.same(
       genesisBlocks(network).flatMap((b) => codes(validateBlock(b, undefined, network))),

@@ -100,7 +100,7 @@ t.test('the two header update events carry the powHash and target we compute', a
   }
 })
 
-for (const name of ['mainnet01', 'testnet04'] as const) {
+for (const name of ['mainnet01', 'testnet06', 'testnet04', 'recap-development'] as const) {
   t.test(`the 20 real genesis blocks of ${name} reproduce every hash`, async (t) => {
     const network = getNetwork(name)
     const genesis = data<ChainwebFullBlock[]>(`genesis-${name}.json`)

@@ -8,7 +8,9 @@ export type Profile = Static<typeof Profile>
 /** The networks a node can serve. */
 export const NetworkName = Type.Union([
   Type.Literal('mainnet01'),
+  Type.Literal('testnet06'),
   Type.Literal('testnet04'),
+  Type.Literal('recap-development'),
   Type.Literal('development'),
   Type.Literal('test-singleton'),
 ])

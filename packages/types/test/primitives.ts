@@ -21,7 +21,8 @@ t.test('cursors are inclusive or exclusive, case-sensitive', async (t) => {
 })
 
 t.test('networks, profiles and chain ids take only their values', async (t) => {
-  for (const n of ['mainnet01', 'testnet04', 'development', 'test-singleton']) t.ok(Value.Check(NetworkName, n))
+  for (const n of ['mainnet01', 'testnet06', 'testnet04', 'recap-development', 'development', 'test-singleton'])
+    t.ok(Value.Check(NetworkName, n))
   t.notOk(Value.Check(NetworkName, 'mainnet02'))
   t.ok(Value.Check(Profile, 'spec'))
   t.ok(Value.Check(Profile, 'chainweb'))
