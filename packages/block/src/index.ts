@@ -33,6 +33,7 @@ export {
 export { type ChildHeaderFields, findNonce, mineChildHeader, mineHeader, type PayloadContents, withPayloadHashes } from './mine.js'
 export {
   adjacentChainsAt,
+  blockAdjacentChains,
   type ChainGraph,
   chainsAt,
   genesisHeight,

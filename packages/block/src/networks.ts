@@ -153,7 +153,18 @@ export function genesisHeight(network: Network, chain: number): number {
   throw new UnknownChainError(network.name, chain)
 }
 
-/** The adjacent chains of `chain` at `height`, ascending; undefined if the chain does not exist there. */
+/**
+ * The chains a block at `height` on `chain` names in its adjacents, ascending; undefined if the chain
+ * does not exist there. As the real node (Chainweb.BlockHeader.Validation): a genesis block uses the
+ * graph at its own height, every other block the graph at its parent's height, so the first block
+ * at a graph transition still braids with the old graph and the next one with the new.
+ */
+export function blockAdjacentChains(network: Network, chain: number, height: number): number[] | undefined {
+  const genesis = graphAt(network, height).has(chain) && genesisHeight(network, chain) === height
+  return adjacentChainsAt(network, chain, genesis ? height : height - 1)
+}
+
+/** The adjacent chains of `chain` in the graph in force at `height`, ascending; undefined if the chain does not exist there. */
 export function adjacentChainsAt(network: Network, chain: number, height: number): number[] | undefined {
   const adjacents = graphAt(network, height).get(chain)
   return adjacents === undefined ? undefined : [...adjacents].sort((a, b) => a - b)

@@ -3,7 +3,7 @@ import { BlockValidationError, type BlockViolationCode } from './errors.js'
 import { sharedGenesisBlock } from './genesis.js'
 import { computeBlockHash, computePayloadHashes, difficulty, payloadHashesMatch, powHash } from './hashing.js'
 import type { Block, Header } from './header.js'
-import { adjacentChainsAt, type Network } from './networks.js'
+import { blockAdjacentChains, type Network } from './networks.js'
 
 // Field-by-field equality of two headers, including the hash.
 function sameHeader(a: Header, b: Header): boolean {
@@ -41,7 +41,8 @@ function attempt<T>(compute: () => T): T | Error {
  * Every way in which `block` is invalid as a child of `parent` on `network`; [] when it is valid.
  * With `parent` undefined the block must be the network's genesis block of its chain (proof of
  * work is not checked then). Adjacent blocks are checked by chain id against the graph in force
- * at the block's height; their hashes cannot be checked without the other chains.
+ * at the parent's height (see `blockAdjacentChains`); their hashes cannot be checked without the
+ * other chains.
  */
 export function validateBlock(block: Block, parent: Header | undefined, network: Network): BlockValidationError[] {
   const h = block.header
@@ -82,7 +83,7 @@ export function validateBlock(block: Block, parent: Header | undefined, network:
   if (h.version !== parent.version && h.version === network.name)
     violation('INVALID_VERSION', `Expected the parent's network ${parent.version}, received ${h.version}`)
 
-  const expectedAdjacents = adjacentChainsAt(network, h.chainId, h.height)
+  const expectedAdjacents = blockAdjacentChains(network, h.chainId, h.height)
   if (h.chainId !== parent.chainId || expectedAdjacents === undefined) {
     violation('INVALID_CHAIN', `Expected chain ${parent.chainId} as the parent's, existing at height ${h.height}, received ${h.chainId}`)
   } else {

@@ -3,6 +3,7 @@ import t from 'tap'
 import {
   adjacentChainsAt,
   allChains,
+  blockAdjacentChains,
   chainsAt,
   genesisHeight,
   getNetwork,
@@ -84,6 +85,19 @@ t.test('testnet06 has twenty chains from 0; recap-development switches to twenty
   t.equal(genesisHeight(recap, 9), 0)
   t.equal(genesisHeight(recap, 10), 60)
   t.same(adjacentChainsAt(recap, 10, 60), [0, 11, 19])
+})
+
+t.test("a block braids with the graph at its parent's height, a genesis block with its own", async (t) => {
+  const recap = getNetwork('recap-development')
+  t.same(blockAdjacentChains(recap, 0, 60), [2, 3, 5], 'the first block at the transition keeps the old graph')
+  t.same(blockAdjacentChains(recap, 0, 61), [5, 10, 15], 'the next braids with the new chains')
+  t.same(blockAdjacentChains(recap, 10, 60), [0, 11, 19], 'a genesis block at the transition uses the new graph')
+  t.same(blockAdjacentChains(recap, 10, 61), [0, 11, 19])
+  t.equal(blockAdjacentChains(recap, 10, 59), undefined, 'no chain 10 below its genesis')
+  const main = getNetwork('mainnet01')
+  t.same(blockAdjacentChains(main, 0, 852054), [2, 3, 5])
+  t.same(blockAdjacentChains(main, 0, 0), [2, 3, 5])
+  t.same(blockAdjacentChains(main, 15, 852055), [0, 14, 16])
 })
 
 t.test('development has twenty chains from 0 and test-singleton only chain 0', async (t) => {

@@ -9,10 +9,12 @@ import {
   type BlockViolationCode,
   computeBlockHash,
   difficulty,
+  EASY_TARGET,
   genesisBlock,
   genesisBlocks,
   getNetwork,
   type Header,
+  mineChildHeader,
   type Network,
   networkNames,
   validateBlock,
@@ -302,6 +304,35 @@ t.test('a block on a chain that does not exist yet at its height is on an invali
   const found = codes(validateBlock(block, { ...onChain10(parent.header), height: 4 }, mainnet))
   t.ok(found.includes('INVALID_CHAIN'))
   t.notOk(found.includes('INVALID_ADJACENTS'), 'adjacents are not judged on a chain that does not exist')
+})
+
+t.test("at a graph transition a block braids with the graph of its parent's height", async (t) => {
+  const recap = getNetwork('recap-development')
+  const genesis = genesisBlock(recap, 0)
+  // A made-up parent at 59 (validation judges the child against it, not the parent itself).
+  const parent: Header = { ...genesis.header, height: 59, target: EASY_TARGET, weight: 59n * difficulty(EASY_TARGET) }
+  const adjacents = (chains: number[]) => chains.map((c) => [c, Buffer.alloc(32, c + 1)] as const)
+  const at60 = (chains: number[]): Block => ({
+    header: mineChildHeader(parent, {
+      creationTime: parent.creationTime + 1,
+      adjacents: adjacents(chains),
+      payloadHash: genesis.header.payloadHash,
+    }),
+    payload: genesis.payload,
+  })
+  t.same(codes(validateBlock(at60([2, 3, 5]), parent, recap)), [], 'the Petersen neighbours at 60')
+  t.same(codes(validateBlock(at60([5, 10, 15]), parent, recap)), ['INVALID_ADJACENTS'], 'not yet the twenty-chain ones')
+  const child = at60([2, 3, 5]).header
+  const at61 = (chains: number[]): Block => ({
+    header: mineChildHeader(child, {
+      creationTime: child.creationTime + 1,
+      adjacents: adjacents(chains),
+      payloadHash: genesis.header.payloadHash,
+    }),
+    payload: genesis.payload,
+  })
+  t.same(codes(validateBlock(at61([5, 10, 15]), child, recap)), [], 'the twenty-chain neighbours at 61')
+  t.same(codes(validateBlock(at61([2, 3, 5]), child, recap)), ['INVALID_ADJACENTS'])
 })
 
 t.test('a parent of another network makes the version invalid', async (t) => {
