@@ -1,4 +1,5 @@
 export { blockFromJson, blockFromJsonText, blockToJson, blockToJsonText, payloadToJsonText } from './block-json.js'
+export { cutChains, cutHeightLimit, HASH_MAP_CHAIN_ORDER, inHashMapOrder } from './cut-rules.js'
 export {
   BlockModelError,
   BlockValidationError,
