@@ -1,33 +1,10 @@
-import type { AnyBlockHeader, WeftClient } from './client.js'
 import { InvalidOptionError, ReorgTooDeepError } from './errors.js'
 import { compareHeaders } from './header-order.js'
 import { isTransient, sleep } from './retry.js'
+import type { AnyBlockHeader, ConfirmedHeadersOptions, EmittedBlock, WeftClient } from './types.js'
 
-/** A block already emitted: where a resumed stream continues from. */
-export interface EmittedBlock {
-  hash: string
-  height: number
-}
-
-/** Options of `confirmedHeaders`. */
-export interface ConfirmedHeadersOptions {
-  /** How many blocks must sit on top of a header before it is emitted (0: the head itself). */
-  depth: number
-  /** The chains to follow (default: every chain of the node's current graph). */
-  chains?: readonly number[]
-  /** Per chain, the last header emitted by an earlier run: emission resumes right after it, history included. */
-  after?: ReadonlyMap<number, EmittedBlock>
-  /** Most headers held before they are emitted (default 1000); a longer gap is read twice, in windows. */
-  maxGap?: number
-  /** Ends the stream when aborted. */
-  signal?: AbortSignal
-  /** First wait before reconnecting, in milliseconds (default 500). */
-  retryDelay?: number
-  /** Longest wait between reconnection attempts, in milliseconds (default 5000). */
-  maxRetryDelay?: number
-  /** Reconnect after this long without a byte from the stream, in milliseconds (default 60000; 0: never). */
-  idleTimeout?: number
-}
+/** The queries `confirmedHeaders` is made of: any `WeftClient` has them. */
+export type ConfirmedHeadersSource = Pick<WeftClient, 'info' | 'heads' | 'branch' | 'headerEvents'>
 
 interface ChainState {
   head?: AnyBlockHeader
@@ -41,12 +18,12 @@ interface ChainState {
  * missed events (reconnects, restarts) and orphans in the stream cannot leak through. Without
  * `after`, a chain starts at the header that is `depth` deep when the stream first connects.
  */
-export async function* confirmedHeaders(client: WeftClient, options: ConfirmedHeadersOptions): AsyncGenerator<AnyBlockHeader> {
+export async function* confirmedHeaders(client: ConfirmedHeadersSource, options: ConfirmedHeadersOptions): AsyncGenerator<AnyBlockHeader> {
   const { depth, signal } = options
-  if (!Number.isSafeInteger(depth) || depth < 0) throw new InvalidOptionError(`depth must be a non-negative integer, got ${depth}`)
+  if (!Number.isSafeInteger(depth) || depth < 0) throw new InvalidOptionError('depth', 'a non-negative integer', depth)
   const retryDelay = options.retryDelay ?? 500
   const maxGap = options.maxGap ?? 1000
-  if (!Number.isSafeInteger(maxGap) || maxGap < 1) throw new InvalidOptionError(`maxGap must be a positive integer, got ${maxGap}`)
+  if (!Number.isSafeInteger(maxGap) || maxGap < 1) throw new InvalidOptionError('maxGap', 'a positive integer', maxGap)
   const wanted = options.chains ? new Set(options.chains) : undefined
   const states = new Map<number, ChainState>()
   for (const [chain, last] of options.after ?? []) states.set(chain, { last })

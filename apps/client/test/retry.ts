@@ -1,5 +1,6 @@
 import t from 'tap'
-import { isTransient, sleep, WeftHttpError, WeftNetworkError } from '../src/index.js'
+import { isTransient, WeftHttpError, WeftNetworkError } from '../src/index.js'
+import { sleep } from '../src/retry.js'
 
 t.test('no answer, 5xx and 429 are worth a retry; other statuses and errors are not', async (t) => {
   t.ok(isTransient(new WeftNetworkError('u', { cause: new Error('reset') })))

@@ -1,0 +1,39 @@
+import { encodeHash } from '@weft/hash-text'
+import t from 'tap'
+import { createClient } from '../src/index.js'
+import { filledNode, freshFolder, serveData } from './fixtures/nodes.js'
+
+t.test('requests to a node', async (t) => {
+  const { server } = await filledNode(t)
+
+  t.test('an error body that claims JSON but is not is kept as text', async (t) => {
+    const broken = createClient({
+      url: server.url,
+      fetch: async () => new Response('{oops', { status: 502, headers: { 'content-type': 'application/json' } }),
+    })
+    await t.rejects(broken.health(), { status: 502, body: '{oops', code: 'HTTP_ERROR', serverCode: 'HTTP_502' })
+  })
+
+  t.test('an unreachable node is a network error', async (t) => {
+    const stopped = await serveData(t, { data: freshFolder(t) })
+    await stopped.close()
+    const unreachable = createClient({ url: stopped.url, network: 'development', profile: 'spec' })
+    await t.rejects(unreachable.info(), { name: 'WeftNetworkError', code: 'NETWORK_ERROR', message: /ECONNREFUSED/ })
+  })
+
+  t.test('every request carries the extra headers, and a body its JSON content type', async (t) => {
+    const sent: Array<{ method: string; headers: Record<string, string> }> = []
+    const client = createClient({
+      url: server.url,
+      headers: { 'x-test': '1' },
+      fetch: (input, init) => {
+        sent.push({ method: String(init?.method), headers: { ...(init?.headers as Record<string, string>) } })
+        return fetch(input, init)
+      },
+    })
+    await client.health()
+    await client.branchPage(0, { upper: [encodeHash(server.store.cut().get(0)!.hash)] })
+    t.same(sent[0], { method: 'GET', headers: { 'x-test': '1' } })
+    t.same(sent.at(-1), { method: 'POST', headers: { 'x-test': '1', 'content-type': 'application/json' } })
+  })
+})
