@@ -32,7 +32,13 @@ export type Payload = Static<typeof Payload>
  * `{"heights": [...], "hashes": [...]}` (payloads are found by hash; the heights are not needed).
  */
 export const PayloadBatch = Type.Union(
-  [Type.Array(HashInput), Type.Object({ heights: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }))), hashes: Type.Array(HashInput) })],
+  [
+    Type.Array(HashInput, { description: 'an array of payload hashes' }),
+    Type.Object({
+      heights: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }), { description: 'an array of block heights' })),
+      hashes: Type.Array(HashInput, { description: 'an array of payload hashes' }),
+    }),
+  ],
   { description: 'a JSON array of payload hashes, or {"heights": [...], "hashes": [...]}' },
 )
 /** The body of a payload batch request. */
