@@ -2,7 +2,7 @@ import { isWeftError, type WeftError } from '@weft/errors'
 import { encodeHash } from '@weft/hash-text'
 import type { Context, Middleware } from 'koa'
 import type { Logger } from 'pino'
-import { type ErrorAnswer, type ErrorTable, answerOf } from './error-table.js'
+import { answerOf, type ErrorAnswer, type ErrorTable } from './error-table.js'
 import { InternalServerError, RouteNotFoundError } from './errors.js'
 import { writeEmpty, writeKeyNotFound, writeProblem, writeText } from './responses.js'
 
