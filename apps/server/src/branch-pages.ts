@@ -11,7 +11,11 @@ type Walk = AsyncIterator<HeaderRef, void, undefined>
 
 // Everything that defines a walk, so that a walk kept under it is the walk a re-walk would do.
 function walkKey(chain: number, query: PageQuery, bounds: ParsedBounds): string {
-  const hex = (hashes: readonly Buffer[]): string => [...new Set(hashes.map((hash) => hash.toString('hex')))].sort().join(',')
+  const hex = (hashes: readonly Buffer[]): string =>
+    hashes
+      .map((hash) => hash.toString('hex'))
+      .sort()
+      .join(',')
   return `${chain} ${hex(bounds.upper)} ${hex(bounds.lower)} ${query.minheight ?? '-'} ${query.maxheight ?? '-'} `
 }
 

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox'
-import { decodeHash } from '@weft/hash-text'
+import { decodeHash, hashMapKey } from '@weft/hash-text'
 import { BranchBounds, PayloadBatch } from '@weft/types'
 import { InvalidBodyError } from './errors.js'
 import { compileChecker, failureMessage, type SchemaChecker } from './schema-check.js'
@@ -7,7 +7,7 @@ import { compileChecker, failureMessage, type SchemaChecker } from './schema-che
 /** Most payloads served by one batch request; later entries are ignored. */
 export const PAYLOAD_BATCH_CAP = 1000
 
-/** The bounds of a branch body, decoded. Duplicates are the walk's to drop, and so is refusing more than 32. */
+/** The bounds of a branch body, decoded, duplicates dropped; refusing more than 32 is the walk's business. */
 export interface ParsedBounds {
   readonly upper: Buffer[]
   readonly lower: Buffer[]
@@ -26,7 +26,17 @@ function checked<T extends TSchema>(checker: SchemaChecker<T>, body: unknown): a
 /** Checks a branch body `{"lower": [...], "upper": [...]}` against `BranchBounds` (both optional, null means empty). */
 export function parseBranchBounds(body: unknown): ParsedBounds {
   checked(branchBounds, body)
-  return { upper: (body.upper ?? []).map(decodeHash), lower: (body.lower ?? []).map(decodeHash) }
+  return { upper: distinct(body.upper ?? []), lower: distinct(body.lower ?? []) }
+}
+
+// A body may repeat a bound many times within its 2 MiB: each is looked up once.
+function distinct(texts: readonly string[]): Buffer[] {
+  const hashes = new Map<string, Buffer>()
+  for (const text of texts) {
+    const hash = decodeHash(text)
+    hashes.set(hashMapKey(hash), hash)
+  }
+  return [...hashes.values()]
 }
 
 /** Checks a payload batch body against `PayloadBatch`: its hashes, at most the first 1000, decoded. */

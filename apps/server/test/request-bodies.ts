@@ -29,6 +29,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
         400,
       ],
       ['32 duplicated upper bounds', JSON.stringify({ upper: Array.from({ length: 40 }, () => tip) }), 200],
+      ['a lower bound 20,000 times', JSON.stringify({ upper: [tip], lower: Array.from({ length: 20_000 }, () => chain0[1]!.hash) }), 200],
       ['3 MiB', JSON.stringify({ upper: [tip], pad: 'x'.repeat(3 * 1024 * 1024) }), 413],
     ]
     for (const [what, body, status] of bodies) {
