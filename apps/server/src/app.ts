@@ -9,10 +9,10 @@ import { MethodNotAllowedError, RouteNotFoundError } from './errors.js'
 import type { NodeContext } from './node-context.js'
 import { registerNodeRoutes } from './node-routes.js'
 import { openApiDocument } from './openapi.js'
-import { writeJson } from './paging.js'
 import { registerPayloadRoutes } from './payload-routes.js'
 import { basePath } from './profiles.js'
 import { requestLog } from './request-log.js'
+import { writeEmpty, writeJson } from './responses.js'
 import { registerUpdateRoutes } from './update-streams.js'
 
 const methodOrder = ['GET', 'HEAD', 'POST', 'OPTIONS']
@@ -27,7 +27,7 @@ function routeFallback(): Middleware {
     if (methods.size === 0) throw new RouteNotFoundError(ctx.path)
     const allowed = methodOrder.filter((method) => methods.has(method) || method === 'OPTIONS')
     if (ctx.method !== 'OPTIONS') throw new MethodNotAllowedError(ctx.method, allowed)
-    ctx.status = 204
+    writeEmpty(ctx, 204)
     ctx.set('allow', allowed.join(', '))
     ctx.set('access-control-allow-methods', allowed.join(', '))
     ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || 'accept, content-type')
@@ -49,7 +49,7 @@ export function createApp(node: NodeContext, logger: Logger): Koa {
   app.use(node.requests.middleware())
   app.use(requestLog(logger))
   app.use(commonHeaders(node.rules, node.nodeVersion))
-  app.use(errorMapping(node.rules, logger))
+  app.use(errorMapping(node.rules.errors, logger))
   app.use(router.routes())
   app.use(routeFallback())
   // Errors are all answered by errorMapping; Koa's own handler would only print them again.

@@ -1,42 +1,33 @@
-import { STATUS_CODES } from 'node:http'
+import { isWeftError, type WeftError } from '@weft/errors'
+import { encodeHash } from '@weft/hash-text'
 import type { Context, Middleware } from 'koa'
 import type { Logger } from 'pino'
-import {
-  InvalidCursorError,
-  InvalidMaxheightError,
-  KeyNotFoundError,
-  MethodNotAllowedError,
-  RouteNotFoundError,
-  ServerError,
-} from './errors.js'
-import type { ProfileRules } from './profiles.js'
+import { answerOf, type ErrorAnswer, type ErrorTable } from './error-table.js'
+import { InternalServerError, RouteNotFoundError } from './errors.js'
+import { writeEmpty, writeKeyNotFound, writeProblem, writeText } from './responses.js'
 
-/** Status of an error in a profile: malformed cursors and maxheights differ by profile. */
-export function statusOf(error: ServerError, rules: ProfileRules): number {
-  if (error instanceof InvalidCursorError || error instanceof InvalidMaxheightError) return rules.malformedCursorStatus
-  return error.status
+// An error that names a hash (an unknown cursor, bound or payload) carries it as `hash`.
+function keyOf(error: WeftError): string {
+  const { hash } = error as { hash?: unknown }
+  return hash instanceof Uint8Array ? encodeHash(hash) : ''
 }
 
-/** Writes the answer for an error, exactly as the profile table says. */
-export function writeError(ctx: Context, error: ServerError, rules: ProfileRules): void {
-  const status = statusOf(error, rules)
-  ctx.status = status
-  if (error instanceof MethodNotAllowedError) ctx.set('allow', error.allow.join(', '))
-  if (error instanceof KeyNotFoundError && rules.keyNotFoundBody === 'key-reason') {
-    ctx.body = Buffer.from(JSON.stringify({ key: error.key, reason: 'key not found' }))
-    ctx.set('content-type', 'application/json;charset=utf-8')
-  } else if (rules.errorBody === 'problem') {
-    const problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail: error.message, code: error.code }
-    ctx.body = Buffer.from(JSON.stringify(problem))
-    ctx.set('content-type', 'application/problem+json;charset=utf-8')
-  } else {
-    ctx.body = Buffer.from(`${error.message}\n`)
-    ctx.set('content-type', 'text/plain;charset=utf-8')
-  }
+/** Writes the answer the table gives for an error's code. */
+export function writeError(ctx: Context, error: WeftError, answer: ErrorAnswer): void {
+  // A 405 names the methods the path answers (MethodNotAllowedError's `allow`).
+  const { allow } = error as { allow?: unknown }
+  if (Array.isArray(allow)) ctx.set('allow', allow.join(', '))
+  if (answer.body === 'problem') writeProblem(ctx, answer.status, error.message, error.code)
+  else if (answer.body === 'key-reason') writeKeyNotFound(ctx, answer.status, keyOf(error))
+  else if (answer.body === 'text') writeText(ctx, `${error.message}\n`, answer.status)
+  else writeEmpty(ctx, answer.status)
 }
 
-/** The one middleware that turns thrown errors into HTTP answers; anything untyped is a logged 500. */
-export function errorMapping(rules: ProfileRules, logger: Logger): Middleware {
+/**
+ * The one middleware that turns thrown errors into HTTP answers: a Weft error whose code the profile's
+ * table lists is answered as the table says, whichever package threw it; anything else is a logged 500.
+ */
+export function errorMapping(table: ErrorTable, logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next()
@@ -47,12 +38,13 @@ export function errorMapping(rules: ProfileRules, logger: Logger): Middleware {
         ctx.res.destroy()
         return
       }
-      if (thrown instanceof ServerError) {
-        writeError(ctx, thrown, rules)
+      const answer = isWeftError(thrown) ? answerOf(table, thrown.code) : undefined
+      if (isWeftError(thrown) && answer !== undefined) {
+        writeError(ctx, thrown, answer)
         return
       }
       logger.error({ err: thrown, method: ctx.method, url: ctx.url }, 'unexpected error')
-      writeError(ctx, new ServerError('INTERNAL_ERROR', 500, 'The server failed to answer this request', { cause: thrown }), rules)
+      writeError(ctx, new InternalServerError({ cause: thrown }), table.INTERNAL_ERROR)
     }
   }
 }

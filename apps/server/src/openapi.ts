@@ -21,9 +21,11 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
     name,
     in: 'query',
     required: false,
-    schema: name === 'next' ? ref('CursorText') : { type: 'string', pattern: '^[0-9]+$' },
+    schema: name === 'next' ? ref('CursorText') : ref('DigitsText'),
   }))
   const branchBody = { required: true, content: { 'application/json': { schema: ref('BranchBounds') } } }
+  const batchBody = { required: true, content: { 'application/json': { schema: ref('PayloadBatch') } } }
+  const cutHeight = { name: 'maxheight', in: 'query', required: false, schema: ref('DigitsText') }
   const stream: Json = {
     description: 'server-sent events `event:BlockHeader`',
     content: { 'text/event-stream': { schema: { type: 'string' } } },
@@ -38,7 +40,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
         get: { responses: { 200: { description: 'Health check OK.', content: { 'text/plain': { schema: { type: 'string' } } } } } },
       },
       '/info': { get: { responses: { 200: json(ref('NodeInfo'), 'node information') } } },
-      [`${base}/cut`]: { get: { responses: { 200: json(ref('Cut'), 'best head of every chain'), 400: error } } },
+      [`${base}/cut`]: { get: { parameters: [cutHeight], responses: { 200: json(ref('Cut'), 'best head of every chain'), 400: error } } },
       [`${base}/chain/{chain}/block`]: {
         get: {
           parameters: [chain, ...paging],
@@ -85,11 +87,16 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
         get: { parameters: [chain], responses: { 200: json(ref('PayloadWithOutputs'), 'payload with outputs'), 404: notFound } },
       },
       [`${base}/chain/{chain}/payload/batch`]: {
-        post: { parameters: [chain], responses: { 200: json({ type: 'array', items: ref('Payload') }, 'payloads') } },
+        post: {
+          parameters: [chain],
+          requestBody: batchBody,
+          responses: { 200: json({ type: 'array', items: ref('Payload') }, 'payloads') },
+        },
       },
       [`${base}/chain/{chain}/payload/outputs/batch`]: {
         post: {
           parameters: [chain],
+          requestBody: batchBody,
           responses: { 200: json({ type: 'array', items: ref('PayloadWithOutputs') }, 'payloads with outputs') },
         },
       },

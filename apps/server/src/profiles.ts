@@ -1,9 +1,9 @@
-/** The wire profile: `spec` (the service document's names) or `chainweb` (the real network's). */
-export type ProfileName = 'spec' | 'chainweb'
+import type { Profile } from '@weft/types'
+import { type ErrorTable, errorTables } from './error-table.js'
 
 /** Every rule in which the two profiles differ: CONTRACT.md's profile table, one field per row. */
 export interface ProfileRules {
-  readonly name: ProfileName
+  readonly name: Profile
   /** First path segment of `{base}`: `/<prefix>/0.0/<network>`. */
   readonly basePrefix: 'chain' | 'chainweb'
   /** Key of the network name in header JSON. */
@@ -12,16 +12,10 @@ export interface ProfileRules {
   readonly nodeVersionHeader: 'x-chain-node-version' | 'x-chainweb-node-version'
   /** `next` of GET block's last non-empty page. */
   readonly lastPageNext: 'null' | 'exclusive-last'
-  /** A query matching no block (GET block, POST branch). */
+  /** A query matching no block (GET block, POST branch), `maxheight` < `minheight` included. */
   readonly noMatch: 'problem-404' | 'empty-200'
-  /** Status of a malformed `next` or `maxheight`. */
-  readonly malformedCursorStatus: 400 | 404
-  /** `maxheight` < `minheight`. */
-  readonly maxBelowMin: 'problem-404' | 'empty-200'
-  /** Body of a 404 for an unknown `next` hash or upper bound. */
-  readonly keyNotFoundBody: 'problem' | 'key-reason'
-  /** Body of other errors. */
-  readonly errorBody: 'problem' | 'text'
+  /** Status and body of every error, by code: the rows about malformed values, unknown hashes and error bodies. */
+  readonly errors: ErrorTable
   /** Unit of `nodeBlockDelay` in /info, in microseconds per unit. */
   readonly blockDelayMicros: 1_000_000 | 1
   /** Which headers the update streams carry. */
@@ -29,7 +23,7 @@ export interface ProfileRules {
 }
 
 /** CONTRACT.md's profile table as data. */
-export const profiles: Readonly<Record<ProfileName, ProfileRules>> = {
+export const profiles: Readonly<Record<Profile, ProfileRules>> = {
   spec: {
     name: 'spec',
     basePrefix: 'chain',
@@ -37,10 +31,7 @@ export const profiles: Readonly<Record<ProfileName, ProfileRules>> = {
     nodeVersionHeader: 'x-chain-node-version',
     lastPageNext: 'null',
     noMatch: 'problem-404',
-    malformedCursorStatus: 404,
-    maxBelowMin: 'problem-404',
-    keyNotFoundBody: 'problem',
-    errorBody: 'problem',
+    errors: errorTables.spec,
     blockDelayMicros: 1_000_000,
     headerEvents: 'inserted',
   },
@@ -51,10 +42,7 @@ export const profiles: Readonly<Record<ProfileName, ProfileRules>> = {
     nodeVersionHeader: 'x-chainweb-node-version',
     lastPageNext: 'exclusive-last',
     noMatch: 'empty-200',
-    malformedCursorStatus: 400,
-    maxBelowMin: 'empty-200',
-    keyNotFoundBody: 'key-reason',
-    errorBody: 'text',
+    errors: errorTables.chainweb,
     blockDelayMicros: 1,
     headerEvents: 'best',
   },

@@ -1,4 +1,4 @@
-import { helpText, parseCommandLine } from './config.js'
+import { helpText, parseCommandLine } from './command-line.js'
 import { type RunningServer, startServer } from './server.js'
 
 /** What the command needs from its process: output, signals and exit (injected so tests run it in-process). */

@@ -5,6 +5,7 @@ import type { StoreEvent } from '@weft/store'
 import type { Logger } from 'pino'
 import { eventFrame } from './event-hub.js'
 import type { NodeContext } from './node-context.js'
+import { writeEmpty } from './responses.js'
 
 /** Name of every update event. */
 export const EVENT_NAME = 'BlockHeader'
@@ -64,8 +65,7 @@ export function feedUpdateStreams(node: NodeContext, logger: Logger): () => Prom
 export function registerUpdateRoutes(router: Router, node: NodeContext, base: string): void {
   const stream = (hub: 'headerUpdates' | 'blockUpdates') => (ctx: RouterContext) => {
     if (ctx.method === 'HEAD') {
-      ctx.status = 200
-      ctx.set('content-type', 'text/event-stream')
+      writeEmpty(ctx, 200, 'text/event-stream')
       return
     }
     // The hub writes to the raw response from now on; Koa must not answer for us.

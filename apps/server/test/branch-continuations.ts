@@ -1,5 +1,7 @@
+import type { Page as CursorPage } from '@weft/cursor'
 import { encodeHash } from '@weft/hash-text'
 import { branch, type HeaderRef } from '@weft/traversal'
+import type { Problem } from '@weft/types'
 import t from 'tap'
 import { BranchContinuations, type SuspendedWalk } from '../src/branch-continuations.js'
 import type { RunningServer } from '../src/index.js'
@@ -40,7 +42,7 @@ interface Page {
 }
 
 async function branchPage(base: string, query: string, body: unknown): Promise<Page> {
-  const response = await postJson(`${base}/hash/branch?${query}`, body)
+  const response = await postJson<CursorPage<string>>(`${base}/hash/branch?${query}`, body)
   if (response.status !== 200) throw new Error(`status ${response.status}: ${JSON.stringify(response.json)}`)
   return { hashes: response.json.items, next: response.json.next }
 }
@@ -154,9 +156,9 @@ t.test('a node', async (t) => {
 
   t.test('heights that exclude everything still check the upper bounds, and keep nothing', async (t) => {
     const before = server.branchContinuations()
-    const unknown = await postJson(`${base}/hash/branch?minheight=10&maxheight=5`, { upper: [encodeHash(Buffer.alloc(32, 3))] })
+    const unknown = await postJson<Problem>(`${base}/hash/branch?minheight=10&maxheight=5`, { upper: [encodeHash(Buffer.alloc(32, 3))] })
     t.same([unknown.status, unknown.json.code], [404, 'BLOCK_NOT_FOUND'])
-    const empty = await postJson(`${base}/hash/branch?minheight=10&maxheight=5`, { upper: [tip] })
+    const empty = await postJson<Problem>(`${base}/hash/branch?minheight=10&maxheight=5`, { upper: [tip] })
     t.same([empty.status, empty.json.code], [404, 'NO_MATCHING_BLOCKS'])
     t.equal(server.branchContinuations(), before)
   })

@@ -1,8 +1,10 @@
 import { decodeHeader } from '@weft/block'
+import type { Page } from '@weft/cursor'
 import { encodeHash } from '@weft/hash-text'
+import type { BlockHeader, BlockPage } from '@weft/types'
 import t from 'tap'
 import type { RunningServer } from '../src/index.js'
-import { type BlockRef, chainBlocks, filledFolder, postJson, send, sendJson, startNode } from './fixtures/node.js'
+import { type BlockRef, chainBlocks, filledFolder, type JsonResponse, postJson, send, sendJson, startNode } from './fixtures/node.js'
 
 // One chain of 450+ blocks with orphans: long enough that limits 360 and 361 both need two pages.
 const dir = await filledFolder(t, 'test-singleton', 450, 0.25)
@@ -56,10 +58,11 @@ async function pageThrough(
   let next: string | null = null
   let pages = 0
   for (;;) {
-    const response = post === undefined ? await sendJson(url(next)) : await postJson(url(next), post)
+    const response: JsonResponse<BlockPage> =
+      post === undefined ? await sendJson<BlockPage>(url(next)) : await postJson<BlockPage>(url(next), post)
     if (response.status !== 200) throw new Error(`status ${response.status}: ${JSON.stringify(response.json)}`)
     pages++
-    const page = response.json as { limit: number; items: Array<{ header: { hash: string } }>; next: string | null }
+    const page = response.json
     if (page.limit !== page.items.length) throw new Error('limit is not the number of items')
     hashes.push(...page.items.map((item) => item.header.hash))
     if (page.next === null || page.items.length === 0) return { hashes, pages, lastNext: page.next }
@@ -90,9 +93,9 @@ for (const profile of ['spec', 'chainweb'] as const) {
 
     t.test("the last page ends with the profile's next", async (t) => {
       const last = blocks[blocks.length - 1]!
-      const response = await sendJson(`${base}/block?minheight=${last.height}`)
+      const response = await sendJson<BlockPage>(`${base}/block?minheight=${last.height}`)
       t.equal(response.status, 200)
-      const lastItem = response.json.items[response.json.items.length - 1]
+      const lastItem = response.json.items[response.json.items.length - 1]!
       t.equal(response.json.next, profile === 'spec' ? null : `exclusive:${lastItem.header.hash}`)
       t.equal(response.headers['content-type'], 'application/json;charset=utf-8')
       t.equal(Object.keys(response.json).join(), 'limit,items,next')
@@ -108,26 +111,26 @@ for (const profile of ['spec', 'chainweb'] as const) {
         inRange.map((block) => block.hash),
       )
       const from = blocks[50]!
-      const inclusive = await sendJson(`${base}/block?next=inclusive:${from.hash}&limit=3&maxheight=${from.height + 200}`)
+      const inclusive = await sendJson<BlockPage>(`${base}/block?next=inclusive:${from.hash}&limit=3&maxheight=${from.height + 200}`)
       t.same(
-        inclusive.json.items.map((item: any) => item.header.hash),
+        inclusive.json.items.map((item) => item.header.hash),
         blocks.slice(50, 53).map((block) => block.hash),
       )
       t.equal(inclusive.json.next, `inclusive:${blocks[53]!.hash}`)
-      const exclusive = await sendJson(`${base}/block?next=exclusive:${from.hash}&limit=3`)
+      const exclusive = await sendJson<BlockPage>(`${base}/block?next=exclusive:${from.hash}&limit=3`)
       t.same(
-        exclusive.json.items.map((item: any) => item.header.hash),
+        exclusive.json.items.map((item) => item.header.hash),
         blocks.slice(51, 54).map((block) => block.hash),
       )
-      const belowMin = await sendJson(`${base}/block?next=inclusive:${blocks[10]!.hash}&minheight=300&limit=1`)
+      const belowMin = await sendJson<BlockPage>(`${base}/block?next=inclusive:${blocks[10]!.hash}&minheight=300&limit=1`)
       t.equal(
-        belowMin.json.items[0].header.height,
+        belowMin.json.items[0]!.header.height,
         blocks.find((block) => block.height >= 300)!.height,
         'a cursor below minheight starts at minheight',
       )
-      const huge = await sendJson(`${base}/block?limit=99999999999999999999999`)
+      const huge = await sendJson<BlockPage>(`${base}/block?limit=99999999999999999999999`)
       t.equal(huge.json.limit, 360, 'a huge limit is served as 360')
-      const zero = await sendJson(`${base}/block?limit=0`)
+      const zero = await sendJson<BlockPage>(`${base}/block?limit=0`)
       t.same(
         [zero.status, zero.json.limit, zero.json.next],
         [200, 0, `inclusive:${blocks[0]!.hash}`],
@@ -164,16 +167,19 @@ for (const profile of ['spec', 'chainweb'] as const) {
       const tip = blocks[blocks.length - 1]!.hash
       const expected = bruteForceBranch(blocks, [tip], [blocks[400]!.hash])
       const unknown = encodeHash(Buffer.alloc(32, 7))
-      const response = await postJson(`${base}/block/branch`, { upper: [tip, tip], lower: [blocks[400]!.hash, unknown, blocks[400]!.hash] })
+      const response = await postJson<BlockPage>(`${base}/block/branch`, {
+        upper: [tip, tip],
+        lower: [blocks[400]!.hash, unknown, blocks[400]!.hash],
+      })
       t.same(
-        response.json.items.map((item: any) => item.header.hash),
+        response.json.items.map((item) => item.header.hash),
         expected,
       )
-      const nullLower = await postJson(`${base}/block/branch?limit=2`, { upper: [tip], lower: null })
-      t.equal(nullLower.json.items[0].header.hash, tip)
-      const exclusive = await postJson(`${base}/block/branch?limit=2&next=exclusive:${tip}`, { upper: [tip] })
+      const nullLower = await postJson<BlockPage>(`${base}/block/branch?limit=2`, { upper: [tip], lower: null })
+      t.equal(nullLower.json.items[0]!.header.hash, tip)
+      const exclusive = await postJson<BlockPage>(`${base}/block/branch?limit=2&next=exclusive:${tip}`, { upper: [tip] })
       t.same(
-        exclusive.json.items.map((item: any) => item.header.hash),
+        exclusive.json.items.map((item) => item.header.hash),
         bruteForceBranch(blocks, [tip], []).slice(1, 3),
         'an exclusive cursor starts after its block',
       )
@@ -184,40 +190,42 @@ for (const profile of ['spec', 'chainweb'] as const) {
     })
 
     t.test('header pages carry binary headers, or header objects when asked', async (t) => {
-      const binary = await sendJson(`${base}/header?limit=5&minheight=10`)
+      const binary = await sendJson<Page<string>>(`${base}/header?limit=5&minheight=10`)
       const stored = blocks.filter((block) => block.height >= 10).slice(0, 5)
       t.same(
-        binary.json.items.map((text: string) => encodeHash(decodeHeader(Buffer.from(text, 'base64url')).hash)),
+        binary.json.items.map((text) => encodeHash(decodeHeader(Buffer.from(text, 'base64url')).hash)),
         stored.map((block) => block.hash),
       )
-      const objects = await sendJson(`${base}/header?limit=5&minheight=10`, {
+      const objects = await sendJson<Page<BlockHeader>>(`${base}/header?limit=5&minheight=10`, {
         headers: { accept: 'application/json;blockheader-encoding=object' },
       })
       t.equal(objects.headers['content-type'], 'application/json;blockheader-encoding=object')
       t.same(
-        objects.json.items.map((header: any) => header.hash),
+        objects.json.items.map((header) => header.hash),
         stored.map((block) => block.hash),
       )
-      t.ok(versionKey in objects.json.items[0])
+      t.ok(versionKey in objects.json.items[0]!)
       const tip = blocks[blocks.length - 1]!.hash
-      const branch = await postJson(
+      const branch = await postJson<Page<BlockHeader>>(
         `${base}/header/branch?limit=3`,
         { upper: [tip] },
         { accept: 'application/json;blockheader-encoding=object' },
       )
       t.same(
-        branch.json.items.map((header: any) => header.hash),
+        branch.json.items.map((header) => header.hash),
         bruteForceBranch(blocks, [tip], []).slice(0, 3),
       )
-      const branchBinary = await postJson(`${base}/header/branch?limit=3`, { upper: [tip] })
-      t.equal(encodeHash(decodeHeader(Buffer.from(branchBinary.json.items[0], 'base64url')).hash), tip)
+      const branchBinary = await postJson<Page<string>>(`${base}/header/branch?limit=3`, { upper: [tip] })
+      t.equal(encodeHash(decodeHeader(Buffer.from(branchBinary.json.items[0]!, 'base64url')).hash), tip)
     })
 
     t.test('one header in each of its three encodings', async (t) => {
       const block = blocks[123]!
-      const text = await sendJson(`${base}/header/${block.hash}`)
+      const text = await sendJson<string>(`${base}/header/${block.hash}`)
       t.equal(encodeHash(decodeHeader(Buffer.from(text.json, 'base64url')).hash), block.hash)
-      const object = await sendJson(`${base}/header/${block.hash}`, { headers: { accept: 'application/json;blockheader-encoding=object' } })
+      const object = await sendJson<BlockHeader>(`${base}/header/${block.hash}`, {
+        headers: { accept: 'application/json;blockheader-encoding=object' },
+      })
       t.same([object.json.hash, object.json.height, Object.keys(object.json)[9]], [block.hash, block.height, versionKey])
       const binary = await send(`${base}/header/${block.hash}`, { headers: { accept: 'application/octet-stream' } })
       t.equal(binary.headers['content-type'], 'application/octet-stream')
@@ -228,16 +236,16 @@ for (const profile of ['spec', 'chainweb'] as const) {
     })
 
     t.test('hash pages default to and cap at 4096', async (t) => {
-      const all = await sendJson(`${base}/hash`)
+      const all = await sendJson<Page<string>>(`${base}/hash`)
       t.same(
         all.json.items,
         blocks.map((block) => block.hash),
       )
       t.equal(all.json.limit, blocks.length)
-      const capped = await sendJson(`${base}/hash?limit=100000`)
+      const capped = await sendJson<Page<string>>(`${base}/hash?limit=100000`)
       t.equal(capped.json.limit, blocks.length)
       const tip = blocks[blocks.length - 1]!.hash
-      const branch = await postJson(`${base}/hash/branch?limit=4`, { upper: [tip] })
+      const branch = await postJson<Page<BlockHeader>>(`${base}/hash/branch?limit=4`, { upper: [tip] })
       t.same(branch.json.items, bruteForceBranch(blocks, [tip], []).slice(0, 4))
     })
   })

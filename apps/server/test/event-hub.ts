@@ -22,7 +22,7 @@ function subscribe(url: string): Promise<Subscriber> {
 
 async function hubServer(t: Test, hub: EventHub): Promise<{ url: string; writes: Array<{ res: ServerResponse; chunk: unknown }> }> {
   const writes: Array<{ res: ServerResponse; chunk: unknown }> = []
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     // Records what each response and its socket are handed, to see that every client gets the same Buffer object.
     const write = res.write.bind(res) as (chunk: unknown) => boolean
     res.write = ((chunk: unknown) => {

@@ -1,5 +1,9 @@
 import t from 'tap'
 import { negotiate, requireJsonContentType } from '../src/negotiation.js'
+import { chainBlocks, postRaw, send, startNode } from './fixtures/node.js'
+
+// An empty development store: its genesis blocks are enough to page over.
+const dir = t.testdir()
 
 t.test("JSON endpoints serve the contract's Accept values and refuse the rest", async (t) => {
   for (const accept of [
@@ -54,3 +58,56 @@ t.test('POST bodies must be declared application/json, parameters allowed', asyn
   t.throws(() => requireJsonContentType(undefined), { code: 'UNSUPPORTED_MEDIA_TYPE', message: /none/ })
   t.throws(() => requireJsonContentType('text/json'), { code: 'UNSUPPORTED_MEDIA_TYPE' })
 })
+
+t.test('Accept values the contract serves, and the ones it refuses', async (t) => {
+  const server = await startNode(t, { data: dir, network: 'development' })
+  const url = `${server.url}/chain/0.0/development/chain/0/block?limit=1`
+  for (const accept of [
+    '*/*',
+    'application/*',
+    'application/json',
+    'application/json;charset=utf-8',
+    'application/json; charset=UTF-8',
+    'text/html, application/json;q=0.9',
+    'text/html,*/*;q=0.8',
+    '',
+  ]) {
+    const response = await send(url, { headers: { accept } })
+    t.equal(response.status, 200, `Accept: ${accept}`)
+    t.equal(response.headers['content-type'], 'application/json;charset=utf-8')
+  }
+  for (const accept of [
+    'text/plain',
+    'application/json;charset=utf-16',
+    'application/json;profile=x',
+    'application/octet-stream',
+    '*/*;x=1',
+    'application/json;q=0',
+    'application/json;blockheader-encoding=object',
+  ]) {
+    const response = await send(url, { headers: { accept } })
+    t.equal(response.status, 406, `Accept: ${accept}`)
+    t.equal(JSON.parse(response.body.toString()).code, 'NOT_ACCEPTABLE')
+  }
+  t.equal(
+    (await send(`${server.url}/health-check`, { headers: { accept: 'text/csv' } })).status,
+    200,
+    'health-check is not a JSON endpoint',
+  )
+})
+
+for (const profile of ['spec', 'chainweb'] as const) {
+  t.test(`${profile} profile: pages and branches refuse other media types and parameters with 406`, async (t) => {
+    const server = await startNode(t, { data: dir, network: 'development', profile })
+    const base = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/development`
+    const tip = (await chainBlocks(server, 0))[0]!.hash
+    t.equal((await send(`${base}/chain/0/block`, { headers: { accept: 'text/html' } })).status, 406, 'text/html is not acceptable')
+    t.equal((await send(`${base}/chain/0/block`, { headers: { accept: 'application/json;charset=latin1' } })).status, 406, 'other charset')
+    t.equal((await send(`${base}/chain/0/block`, { headers: { accept: 'application/json;v=2' } })).status, 406, 'other parameters')
+    t.equal(
+      (await postRaw(`${base}/chain/0/block/branch`, { upper: [tip] }, true, { accept: 'application/xml' })).status,
+      406,
+      'branch: application/xml',
+    )
+  })
+}

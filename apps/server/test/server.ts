@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
+import type { BlockPage } from '@weft/types'
 import { pino } from 'pino'
 import t from 'tap'
 import { type CliIo, runCli, startServer } from '../src/index.js'
@@ -34,7 +35,7 @@ t.test('the producer grows the chains, and a restart on the same folder continue
   await until(() => second.store.cut().get(0)!.height >= head.height + 3)
   const response = await send(`${second.url}/chain/0.0/test-singleton/chain/0/block?minheight=${head.height}&maxheight=${head.height}`)
   t.match(
-    JSON.parse(response.body.toString()).items.map((item: any) => item.header.hash),
+    (JSON.parse(response.body.toString()) as BlockPage).items.map((item) => item.header.hash),
     [head.hash.toString('base64url')],
     'the old head is still there',
   )

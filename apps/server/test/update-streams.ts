@@ -3,6 +3,7 @@ import { connect } from 'node:net'
 import { type Header, headerToJson, powHashHex, targetHex } from '@weft/block'
 import { fill } from '@weft/devnet'
 import type { StoreEvent } from '@weft/store'
+import type { HeaderUpdate, PayloadWithOutputs } from '@weft/types'
 import t, { type Test } from 'tap'
 import type { RunningServer } from '../src/index.js'
 import { filledFolder, startNode } from './fixtures/node.js'
@@ -36,7 +37,10 @@ function expectedFrame(header: Header, txCount: number, profile: 'spec' | 'chain
   return `event:BlockHeader\ndata:${JSON.stringify({ header: headerToJson(header, profile), powHash: powHashHex(header), target: targetHex(header.target), txCount })}\n\n`
 }
 
-function framesOf(text: string): Array<{ event: string; data: any }> {
+// The data of a /block/updates frame; /header/updates frames lack the payload.
+type UpdateData = HeaderUpdate & { payloadWithOutputs?: PayloadWithOutputs }
+
+function framesOf(text: string): Array<{ event: string; data: UpdateData }> {
   t.ok(text.endsWith('\n\n') || text === '', 'the stream ends at a frame boundary')
   return text
     .split('\n\n')
@@ -44,7 +48,7 @@ function framesOf(text: string): Array<{ event: string; data: any }> {
     .map((frame) => {
       const [event, data, ...rest] = frame.split('\n')
       if (rest.length > 0 || !event!.startsWith('event:') || !data!.startsWith('data:')) throw new Error(`bad frame ${frame.slice(0, 80)}`)
-      return { event: event!.slice(6), data: JSON.parse(data!.slice(5)) }
+      return { event: event!.slice(6), data: JSON.parse(data!.slice(5)) as UpdateData }
     })
 }
 

@@ -41,7 +41,6 @@ export {
   getNetwork,
   graphAt,
   type Network,
-  networkNames,
   networkOfVersionCode,
   PETERSEN_GRAPH,
   SINGLETON_GRAPH,

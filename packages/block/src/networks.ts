@@ -117,9 +117,6 @@ const networks: Record<NetworkName, Network> = {
 }
 for (const n of Object.values(networks)) Object.freeze(n)
 
-/** The name of every network Weft knows, in the contract's order. */
-export const networkNames: readonly NetworkName[] = Object.freeze(Object.keys(networks) as NetworkName[])
-
 /** The network of that name; throws UnknownNetworkError (UNKNOWN_NETWORK) for any other name. */
 export function getNetwork(name: NetworkName): Network {
   if (!Object.hasOwn(networks, name)) throw new UnknownNetworkError(String(name))

@@ -1,4 +1,4 @@
-import type { NetworkName } from '@weft/types'
+import { type NetworkName, networkNames } from '@weft/types'
 import t from 'tap'
 import {
   adjacentChainsAt,
@@ -9,7 +9,6 @@ import {
   getNetwork,
   graphAt,
   type Network,
-  networkNames,
   networkOfVersionCode,
   PETERSEN_GRAPH,
   TWENTY_CHAIN_GRAPH,
@@ -17,8 +16,12 @@ import {
 
 const names: NetworkName[] = ['mainnet01', 'testnet06', 'testnet04', 'recap-development', 'development', 'test-singleton']
 
-t.test("networkNames lists every network in the contract's order", async (t) => {
+t.test("every network name of @weft/types has its network, in the contract's order", async (t) => {
   t.same(networkNames, names)
+  t.same(
+    networkNames.map((name) => getNetwork(name).name),
+    names,
+  )
 })
 
 t.test('every network has its version code, block delay and a graph history starting at 0', async (t) => {

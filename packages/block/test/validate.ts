@@ -1,5 +1,5 @@
 import { encodeHash } from '@weft/hash-text'
-import type { PayloadWithOutputs } from '@weft/types'
+import { networkNames, type PayloadWithOutputs } from '@weft/types'
 import fc from 'fast-check'
 import t, { type Test } from 'tap'
 import {
@@ -16,7 +16,6 @@ import {
   type Header,
   mineChildHeader,
   type Network,
-  networkNames,
   validateBlock,
 } from '../src/index.js'
 import { featureFlagsArb, hashArb, holds, mainnetPair, mineChild, networkNameArb, u32Arb, u64Arb, u256Arb } from './fixtures/helpers.js'

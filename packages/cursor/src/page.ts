@@ -1,8 +1,6 @@
 import { formatCursor } from './cursor-text.js'
-import { InvalidLimitError } from './errors.js'
-
-/** The limit a page gets when the query names none, and its largest value (CONTRACT.md, GET block). */
-export const DEFAULT_LIMIT = 360
+import { checkCount } from './limit.js'
+import { readResumablePage } from './resumable-page.js'
 
 /** A page of items and the cursor to the rest: `limit` is the number of items returned. */
 export interface Page<T> {
@@ -23,14 +21,6 @@ export interface AscendingPageOptions<T> {
 export interface DescendingPageOptions<T> {
   limit: number
   hashOf(item: T): Uint8Array
-}
-
-/** The limit to serve: `cap` when none is asked for, at most `cap` otherwise (a larger limit is no error). */
-export function resolveLimit(limit: number | undefined, cap: number = DEFAULT_LIMIT): number {
-  checkCount('the limit cap', cap)
-  if (limit === undefined) return cap
-  checkCount('the limit', limit)
-  return Math.min(limit, cap)
 }
 
 /**
@@ -54,18 +44,12 @@ export async function descendingPage<T>(source: AsyncIterable<T>, options: Desce
   return { limit: items.length, items, next }
 }
 
-// Reads limit + 1 items at most: the extra one only tells whether more match and where they start.
-// Leaving the loop early makes `for await` call the iterator's return(), which closes the source.
+// A page that is not resumed: the source is closed once the page is read, as leaving a `for await` early
+// would close it (an async generator's `finally` blocks run then). One read to its end needs no closing.
 async function readPage<T>(source: AsyncIterable<T>, limit: number): Promise<{ items: T[]; following: T | undefined }> {
   checkCount('the limit', limit)
-  const items: T[] = []
-  for await (const item of source) {
-    if (items.length === limit) return { items, following: item }
-    items.push(item)
-  }
-  return { items, following: undefined }
-}
-
-function checkCount(what: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new InvalidLimitError(what, value)
+  const iterator = source[Symbol.asyncIterator]()
+  const page = await readResumablePage(iterator, { limit })
+  if (page.following !== undefined) await iterator.return?.()
+  return page
 }

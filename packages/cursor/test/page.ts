@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import t from 'tap'
-import { ascendingPage, DEFAULT_LIMIT, descendingPage, formatCursor, InvalidLimitError, parseCursor, resolveLimit } from '../src/index.js'
+import { ascendingPage, descendingPage, formatCursor, InvalidLimitError, parseCursor } from '../src/index.js'
 
 interface Item {
   hash: Buffer
@@ -43,25 +43,6 @@ function fromCursor(list: readonly Item[], next: string | null): Item[] {
   if (index < 0) throw new Error('cursor names no item')
   return list.slice(cursor.inclusive ? index : index + 1)
 }
-
-t.test('the limit defaults to the cap and is capped without error', async (t) => {
-  t.equal(DEFAULT_LIMIT, 360)
-  t.equal(resolveLimit(undefined), 360)
-  t.equal(resolveLimit(1000), 360)
-  t.equal(resolveLimit(360), 360)
-  t.equal(resolveLimit(7), 7)
-  t.equal(resolveLimit(0), 0)
-  t.equal(resolveLimit(undefined, 4096), 4096, 'the cap is configurable, the default follows it')
-  t.equal(resolveLimit(5000, 4096), 4096)
-  t.equal(resolveLimit(400, 4096), 400)
-})
-
-t.test('a limit or cap that is not a non-negative integer is refused with a typed error', async (t) => {
-  for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-    t.throws(() => resolveLimit(bad), InvalidLimitError, `limit ${bad}`)
-    t.throws(() => resolveLimit(5, bad), { code: 'INVALID_LIMIT', message: /limit cap/ }, `cap ${bad}`)
-  }
-})
 
 t.test('an ascending page reads exactly limit + 1 items and closes the source', async (t) => {
   const list = items(10)

@@ -13,8 +13,8 @@ export const ChainwebFullBlock = Type.Object({ header: ChainwebBlockHeader, payl
 /** A full block in the `chainweb` profile. */
 export type ChainwebFullBlock = Static<typeof ChainwebFullBlock>
 
-/** A page of items: `limit` is the number of items returned, `next` the cursor of the following page. */
-export function Page<T extends TSchema>(item: T) {
+/** Builds the schema of a page of `item`s: `limit` is the number of items returned, `next` the cursor of the following page. */
+export function PageOf<T extends TSchema>(item: T) {
   return Type.Object({
     limit: Type.Integer({ minimum: 0 }),
     items: Type.Array(item),
@@ -23,11 +23,11 @@ export function Page<T extends TSchema>(item: T) {
 }
 
 /** A page of full blocks, `spec` profile. */
-export const BlockPage = Page(FullBlock)
+export const BlockPage = PageOf(FullBlock)
 /** A page of full blocks, `spec` profile. */
 export type BlockPage = Static<typeof BlockPage>
 
 /** A page of full blocks, `chainweb` profile. */
-export const ChainwebBlockPage = Page(ChainwebFullBlock)
+export const ChainwebBlockPage = PageOf(ChainwebFullBlock)
 /** A page of full blocks, `chainweb` profile. */
 export type ChainwebBlockPage = Static<typeof ChainwebBlockPage>

@@ -1,14 +1,25 @@
 import { BlockPage, ChainwebBlockPage, ChainwebFullBlock, FullBlock } from './block.js'
 import { BlockHeader, ChainwebBlockHeader, ChainwebHeaderUpdate, HeaderUpdate } from './header.js'
-import { BlockQuery, BranchBounds, Cut, KeyNotFound, NodeInfo, Problem } from './node.js'
-import { Payload, PayloadWithOutputs } from './payload.js'
-import { BlockHash, ChainId, CursorText, HashInput, NetworkName, Profile, U256Text } from './primitives.js'
+import { BlockQuery, BranchBounds, Cut, CutQuery, KeyNotFound, NodeInfo, Problem } from './node.js'
+import { Payload, PayloadBatch, PayloadWithOutputs } from './payload.js'
+import { BlockHash, ChainId, CursorText, DigitsText, HashInput, NetworkName, Profile, U256Text } from './primitives.js'
 
-export { BlockPage, ChainwebBlockPage, ChainwebFullBlock, FullBlock, Page } from './block.js'
+export { BlockPage, ChainwebBlockPage, ChainwebFullBlock, FullBlock, PageOf } from './block.js'
 export { BlockHeader, ChainwebBlockHeader, ChainwebHeaderUpdate, HeaderUpdate } from './header.js'
-export { BlockQuery, BranchBounds, Cut, KeyNotFound, NodeInfo, Problem } from './node.js'
-export { Payload, PayloadWithOutputs } from './payload.js'
-export { BlockHash, ChainId, CursorText, HashInput, NetworkName, Profile, U256Text } from './primitives.js'
+export { BlockQuery, BranchBounds, Cut, CutQuery, KeyNotFound, NodeInfo, Problem } from './node.js'
+export { Payload, PayloadBatch, PayloadWithOutputs } from './payload.js'
+export {
+  BlockHash,
+  ChainId,
+  CursorText,
+  DigitsText,
+  HashInput,
+  NetworkName,
+  networkNames,
+  Profile,
+  profileNames,
+  U256Text,
+} from './primitives.js'
 
 /** Every schema by name, e.g. for the `components.schemas` of an OpenAPI document. */
 export const schemas = {
@@ -19,10 +30,12 @@ export const schemas = {
   ChainId,
   U256Text,
   CursorText,
+  DigitsText,
   BlockHeader,
   ChainwebBlockHeader,
   PayloadWithOutputs,
   Payload,
+  PayloadBatch,
   FullBlock,
   ChainwebFullBlock,
   BlockPage,
@@ -32,6 +45,7 @@ export const schemas = {
   ChainwebHeaderUpdate,
   BranchBounds,
   BlockQuery,
+  CutQuery,
   Cut,
   Problem,
   KeyNotFound,

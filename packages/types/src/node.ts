@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { BlockHash, HashInput, NetworkName, U256Text } from './primitives.js'
+import { BlockHash, CursorText, DigitsText, HashInput, NetworkName, U256Text } from './primitives.js'
 
 // One graph: [[chain, [adjacent chains]], ...].
 const Graph = Type.Array(Type.Tuple([Type.Integer({ minimum: 0 }), Type.Array(Type.Integer({ minimum: 0 }))]))
@@ -30,22 +30,34 @@ export const NodeInfo = Type.Object({
 export type NodeInfo = Static<typeof NodeInfo>
 
 // `null` means empty; duplicates are ignored by the server.
-const Bounds = Type.Union([Type.Array(HashInput), Type.Null()])
+const Bounds = Type.Union([Type.Array(HashInput), Type.Null()], { description: 'an array of block hashes, or null' })
 
 /** The body of a branch query: blocks above some upper bound and not above any lower bound. */
-export const BranchBounds = Type.Object({ lower: Type.Optional(Bounds), upper: Type.Optional(Bounds) })
+export const BranchBounds = Type.Object(
+  { lower: Type.Optional(Bounds), upper: Type.Optional(Bounds) },
+  { description: 'a JSON object {"lower": [hash...], "upper": [hash...]}' },
+)
 /** The body of a branch query: blocks above some upper bound and not above any lower bound. */
 export type BranchBounds = Static<typeof BranchBounds>
 
-/** Paging query parameters as received (strings); the server checks them per profile. */
+/**
+ * Paging query parameters as received (strings), of GET block, header and hash and of their branch POSTs.
+ * Properties are listed in the order a server reports the first malformed one: `limit`, `minheight`,
+ * `maxheight`, `next`. Other parameters are ignored.
+ */
 export const BlockQuery = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
-  next: Type.Optional(Type.String()),
-  minheight: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
-  maxheight: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  limit: Type.Optional(DigitsText),
+  minheight: Type.Optional(DigitsText),
+  maxheight: Type.Optional(DigitsText),
+  next: Type.Optional(CursorText),
 })
-/** Paging query parameters as received (strings); the server checks them per profile. */
+/** Paging query parameters as received (strings), of GET block, header and hash and of their branch POSTs. */
 export type BlockQuery = Static<typeof BlockQuery>
+
+/** The query parameters of `GET {base}/cut` as received: `maxheight`, a cut height (the sum over chains). */
+export const CutQuery = Type.Object({ maxheight: Type.Optional(DigitsText) })
+/** The query parameters of `GET {base}/cut` as received. */
+export type CutQuery = Static<typeof CutQuery>
 
 /** The body of `GET {base}/cut`: the best head of every chain. */
 export const Cut = Type.Object({

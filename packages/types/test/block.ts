@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import t from 'tap'
-import { BlockPage, ChainwebBlockPage, ChainwebFullBlock, FullBlock, Page } from '../src/index.js'
+import { BlockPage, ChainwebBlockPage, ChainwebFullBlock, FullBlock, PageOf } from '../src/index.js'
 import { fixture, toSpec } from './fixtures/load.js'
 
 const blocks = fixture<Array<{ header: Record<string, unknown>; payloadWithOutputs: unknown }>>('mainnet-blocks.json')
@@ -24,6 +24,6 @@ t.test('a page carries limit, items and a next cursor or null', async (t) => {
 })
 
 t.test('pages of any item can be described', async (t) => {
-  const HashPage = Page(Type.String())
+  const HashPage = PageOf(Type.String())
   t.ok(Value.Check(HashPage, { limit: 1, items: ['x'], next: null }))
 })

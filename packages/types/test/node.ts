@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value'
 import t from 'tap'
-import { BlockQuery, BranchBounds, Cut, KeyNotFound, NodeInfo, Problem } from '../src/index.js'
+import { BlockQuery, BranchBounds, Cut, CutQuery, KeyNotFound, NodeInfo, Problem } from '../src/index.js'
 
 const hash = 'k0an0qEORusqQg9ZjKrxa-0Bo0-hQVYLXqWi5LHxg3k'
 
@@ -48,6 +48,7 @@ t.test('branch bounds allow missing, null and padded hashes', async (t) => {
   t.ok(Value.Check(BranchBounds, { lower: null, upper: [hash, `${hash}=`] }))
   t.notOk(Value.Check(BranchBounds, { upper: ['short'] }))
   t.notOk(Value.Check(BranchBounds, { upper: hash }))
+  t.notOk(Value.Check(BranchBounds, [hash]), 'an array is no bounds object')
 })
 
 t.test('block queries arrive as strings', async (t) => {
@@ -55,6 +56,12 @@ t.test('block queries arrive as strings', async (t) => {
   t.ok(Value.Check(BlockQuery, {}))
   t.notOk(Value.Check(BlockQuery, { limit: 10 }))
   t.notOk(Value.Check(BlockQuery, { minheight: '-1' }))
+  t.notOk(Value.Check(BlockQuery, { next: 'inclusive:abc' }))
+  t.notOk(Value.Check(BlockQuery, { limit: ['1', '2'] }), 'a repeated parameter is malformed')
+  t.ok(Value.Check(BlockQuery, { other: 'x' }), 'other parameters are ignored')
+  t.same(Object.keys(BlockQuery.properties), ['limit', 'minheight', 'maxheight', 'next'])
+  t.ok(Value.Check(CutQuery, { maxheight: '100' }))
+  t.notOk(Value.Check(CutQuery, { maxheight: '-5' }))
 })
 
 t.test('a cut names each chain head, its weight, height and id', async (t) => {

@@ -1,0 +1,62 @@
+/** How one kind of setting is read from text (a flag or an environment variable) and checked (from any source). */
+export interface ValueKind<T> {
+  /** Stands for the value in --help (`--port <n>`); undefined for a switch, which takes no value on the command line. */
+  readonly placeholder: string | undefined
+  /** What a value must be, completing "Expected <setting> to be ...". */
+  readonly expected: string
+  /** The value a flag's or variable's text stands for; undefined when it stands for none (`abc` for a number). */
+  fromText(text: string): T | undefined
+  /** Whether a value, from text or from a caller of `startServer`, is one the server can use. */
+  accepts(value: unknown): value is T
+}
+
+/** Any text. */
+export function text(placeholder = '<value>'): ValueKind<string> {
+  return {
+    placeholder,
+    expected: 'a text',
+    fromText: (value) => value,
+    accepts: (value): value is string => typeof value === 'string',
+  }
+}
+
+/** One of a list of names. */
+export function choice<const T extends string>(names: readonly T[], placeholder = '<name>'): ValueKind<T> {
+  return {
+    placeholder,
+    expected: `one of ${names.join(', ')}`,
+    // Any text is read as is: the check names the setting and the names it may take.
+    fromText: (value) => value as T,
+    accepts: (value): value is T => (names as readonly unknown[]).includes(value),
+  }
+}
+
+/** A number that passes `test`, written in decimal (fractions allowed unless `test` refuses them). */
+export function number(expected: string, test: (value: number) => boolean, placeholder = '<n>'): ValueKind<number> {
+  return {
+    placeholder,
+    expected,
+    fromText: (value) => (value.trim() === '' || !Number.isFinite(Number(value)) ? undefined : Number(value)),
+    accepts: (value): value is number => typeof value === 'number' && test(value),
+  }
+}
+
+/** A switch: `--name` / `--no-name` on the command line, `true`/`false`/`1`/`0`/`yes`/`no`/`on`/`off` in a variable. */
+export function switchKind(): ValueKind<boolean> {
+  return {
+    placeholder: undefined,
+    expected: 'true or false',
+    fromText: (value) => (/^(1|true|yes|on)$/i.test(value) ? true : /^(0|false|no|off)$/i.test(value) ? false : undefined),
+    accepts: (value): value is boolean => typeof value === 'boolean',
+  }
+}
+
+/** An ISO 8601 date-time, kept as text. */
+export function dateTime(): ValueKind<string> {
+  return {
+    placeholder: '<date-time>',
+    expected: 'an ISO 8601 date-time',
+    fromText: (value) => value,
+    accepts: (value): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value)),
+  }
+}
