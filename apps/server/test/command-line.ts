@@ -102,7 +102,10 @@ t.test('help gives each flag its default', async (t) => {
   const lines = helpText().split('\n')
   const line = (flag: string): string => lines.find((text) => text.trimStart().startsWith(flag)) ?? ''
   t.match(line('--port <n>'), /WEFT_PORT +port to listen on, 0 for any \(default 1848\)$/)
-  t.match(line('--network <name>'), /mainnet01 \| testnet04 \| development \| test-singleton \(default development\)$/)
+  t.match(
+    line('--network <name>'),
+    /mainnet01 \| testnet06 \| testnet04 \| recap-development \| development \| test-singleton \(default development\)$/,
+  )
   t.match(line('--devnet / --no-devnet'), /\(default on for development and test-singleton\)$/)
   t.match(line('--block-delay <seconds>'), /\(default the network's\)$/)
   t.notMatch(helpText(), /bodyLimit|maxBacklogBytes|body-limit/, 'options without a flag are not on the command line')

@@ -38,7 +38,8 @@ t.test('values out of range are refused', async (t) => {
 t.test('a refused value is named and shown in the message', async (t) => {
   t.throws(() => resolveConfig({ port: 70000 }), { message: 'Expected port to be an integer from 0 to 65535, received 70000' })
   t.throws(() => resolveConfig({ network: 'devnet' as never }), {
-    message: 'Expected network to be one of mainnet01, testnet04, development, test-singleton, received "devnet"',
+    message:
+      'Expected network to be one of mainnet01, testnet06, testnet04, recap-development, development, test-singleton, received "devnet"',
   })
   t.throws(() => resolveConfig({ keepAlive: -1 }), { message: /^Expected keep alive to be a non-negative number of seconds/ })
   t.throws(
