@@ -88,17 +88,17 @@ t.test('lookups stay within the blocks the walk must visit, one batch per height
       source.reset()
       const answer = await collect(source, query)
       const known = (hash: Uint8Array): HeaderRef | undefined => {
-        const ref = source.byKey.get(key(hash))
+        const ref = source.get(hash)
         return ref?.chainId === 0 ? ref : undefined
       }
-      const uppers = [...new Set(query.upper.map(key))].map((k) => source.byKey.get(k) as HeaderRef)
+      const uppers = [...new Set(query.upper.map(key))].map((k) => source.get(Buffer.from(k, 'hex')) as HeaderRef)
       const lowers = [...new Set(query.lower.map(key))].flatMap((k) => known(Buffer.from(k, 'hex')) ?? [])
       const asked = new Set(query.upper.map(key)).size + new Set(query.lower.map(key)).size
       const lowerCovered = new Set(lowers.flatMap((ref) => [...ancestorsOrSelf(tree, ref.hash)]))
       // Each upper line ends where it meets a lower line (or at the genesis): the walk goes no deeper.
       const lineEnd = (ref: HeaderRef): number => {
         let at: HeaderRef | undefined = ref
-        while (at !== undefined && !lowerCovered.has(key(at.hash))) at = source.byKey.get(key(at.parent))
+        while (at !== undefined && !lowerCovered.has(key(at.hash))) at = source.get(at.parent)
         return at?.height ?? 0
       }
       const top = Math.max(...uppers.map((ref) => ref.height), ...lowers.map((ref) => ref.height))
