@@ -176,7 +176,7 @@ export class BatchWriter {
 
     const staged = new Map<string, JoinedBlock>()
     const known: KnownBlocks = (key) => staged.get(key) ?? inFlight.get(key) ?? recent.get(key) ?? storedParents.get(key)
-    const lines = (chain: number): LineReader => new LineReader(db, chain, known, { bottom: 0 })
+    const lines = (chain: number): LineReader => new LineReader(db, chain, known)
     const payloads = new Set<string>()
     const operations: PutOperation[] = []
     const events: StoreEvent[] = []

@@ -18,13 +18,11 @@ export class DescendingScan {
   readonly #iterator: Iterator<ChainDb, Buffer, Buffer>
   #entries: Entry[] = []
   #at = 0
-  #batch: number
+  #batch = firstBatch
   #done = false
 
-  /** `expected`: about how many records the walk will need, to size the first batch. */
-  constructor(db: ChainDb, chain: number, top: number, bottom: number, expected = firstBatch) {
+  constructor(db: ChainDb, chain: number, top: number, bottom: number) {
     this.#iterator = db.iterator({ gte: blockKeyLow(chain, bottom), lte: blockKeyHigh(chain, top), reverse: true })
-    this.#batch = Math.min(Math.max(expected, firstBatch), largestBatch)
   }
 
   /** The record (key and value) of block `hash` at `height`, or `undefined` when the chain has none. */

@@ -1,5 +1,6 @@
 import type { Block, Header, Network } from '@weft/block'
 import type { HeaderRef } from '@weft/traversal'
+import { findAncestor } from './ancestor-at.js'
 import { BatchWriter } from './batch-writer.js'
 import { BlockReads } from './block-reads.js'
 import type { ChainStore, RangeQuery, StoredHeader, StoreListener } from './chain-store.js'
@@ -7,7 +8,6 @@ import { ChangeFeed } from './change-feed.js'
 import { Cut } from './cut.js'
 import { StoreClosedError } from './errors.js'
 import type { ChainDb, RangeItem } from './keys.js'
-import { LineReader, walkDownTo } from './line-reader.js'
 import { RangeReader, rangeBounds } from './range-reader.js'
 import { type RecentHeader, RecentHeaders } from './recent-headers.js'
 
@@ -51,16 +51,7 @@ export class LevelChainStore implements ChainStore {
 
   async ancestorAt(hash: Uint8Array, height: number): Promise<HeaderRef | undefined> {
     this.#assertOpen()
-    if (!Number.isSafeInteger(height) || height < 0) return undefined
-    const [from] = await this.#reads.refs([hash])
-    if (from === undefined || from.height <= height) return from?.height === height ? from : undefined
-    // Recent headers answer the first steps; below them, one scan reads the heights in between.
-    const lines = new LineReader(this.#db, from.chainId, (key) => this.#recent.get(key), { bottom: height, depth: from.height - height })
-    try {
-      return await walkDownTo(lines, from, height)
-    } finally {
-      await lines.close()
-    }
+    return findAncestor(this.#db, this.#reads, (key) => this.#recent.get(key), hash, height)
   }
 
   async getHeader(hash: Uint8Array): Promise<Header | undefined> {

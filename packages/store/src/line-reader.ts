@@ -8,14 +8,6 @@ import { type ChainDb, decodeBlockRecord, hashOfBlockKey, parentOfBlockRecord } 
 /** Blocks a walk finds in memory before it reads the database (staged, in flight, recent), by `hashMapKey`. */
 export type KnownBlocks = (key: string) => JoinedBlock | undefined
 
-/** Options of a `LineReader`. */
-export interface LineReaderOptions {
-  /** The lowest height the walk may ask for. */
-  bottom: number
-  /** About how many heights the walk will go down, to size the first read. */
-  depth?: number
-}
-
 /**
  * Finds the blocks of one chain that a walk down parent links asks for, heights never increasing:
  * in memory when it can, otherwise from one `DescendingScan` opened at the first height memory
@@ -25,14 +17,12 @@ export class LineReader {
   readonly #db: ChainDb
   readonly #chain: number
   readonly #known: KnownBlocks
-  readonly #options: LineReaderOptions
   #scan: DescendingScan | undefined
 
-  constructor(db: ChainDb, chain: number, known: KnownBlocks, options: LineReaderOptions) {
+  constructor(db: ChainDb, chain: number, known: KnownBlocks) {
     this.#db = db
     this.#chain = chain
     this.#known = known
-    this.#options = options
   }
 
   /** Block `hash` at `height` with its JSON and transaction count, or `undefined` when it is not stored. */
@@ -61,15 +51,7 @@ export class LineReader {
   }
 
   #find(hash: Buffer, height: number): Promise<[Buffer, Buffer] | undefined> {
-    const { bottom, depth } = this.#options
-    this.#scan ??= new DescendingScan(this.#db, this.#chain, height, bottom, depth)
+    this.#scan ??= new DescendingScan(this.#db, this.#chain, height, 0)
     return this.#scan.find(hash, height)
   }
-}
-
-/** The ancestor-or-self of `from` at `height` (at most from's own), walking its line through `lines`. */
-export async function walkDownTo(lines: LineReader, from: HeaderRef, height: number): Promise<HeaderRef | undefined> {
-  let at: HeaderRef | undefined = from
-  while (at !== undefined && at.height > height) at = await lines.ref(at.parent, at.height - 1)
-  return at
 }

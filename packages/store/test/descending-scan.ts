@@ -40,14 +40,14 @@ t.test('a scan finds blocks of its chain at non-increasing heights, across batch
 
 t.test('a scan answers undefined for a hash not at that height, and below its bottom or past the chain', async (t) => {
   const db = await fill(t, 50, 2)
-  const scan = new DescendingScan(db, 3, 40, 10, 5)
+  const scan = new DescendingScan(db, 3, 40, 10)
   t.equal(await scan.find(hashAt(30, 9), 30), undefined, 'no such block at the height')
   t.equal(await scan.find(hashAt(29, 0), 28), undefined, 'the block is at another height')
   t.ok(await scan.find(hashAt(10, 1), 10), 'at the bottom')
   t.equal(await scan.find(hashAt(9, 0), 9), undefined, 'below the bottom')
   t.equal(await scan.find(hashAt(0, 0), 0), undefined, 'still nothing once the scan is done')
   await scan.close()
-  const empty = new DescendingScan(db, 7, 100, 0, 5000)
+  const empty = new DescendingScan(db, 7, 100, 0)
   t.equal(await empty.find(hashAt(5, 0), 5), undefined, 'a chain without blocks')
   await empty.close()
 })
