@@ -78,9 +78,7 @@ async function ancestorStore(path: string, depth: number, orphans: boolean): Pro
   let tip = genesisBlock(network, 0).header
   for (let done = 0; done < depth + 1; done += 1_000) {
     const line = mineLine(network, tip, Math.min(1_000, depth + 1 - done), { payload: makePayload(`a${done}`) })
-    const beside = orphans
-      ? line.map((_, index) => mineChild(network, line[index - 1]?.header ?? tip, { nonce: BigInt(index + 1) }))
-      : []
+    const beside = orphans ? line.map((_, index) => mineChild(network, line[index - 1]?.header ?? tip, { nonce: BigInt(index + 1) })) : []
     await store.insertMany([...line, ...beside])
     tip = line.at(-1)!.header
   }
