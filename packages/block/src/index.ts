@@ -8,6 +8,7 @@ export {
   UnknownChainError,
   UnknownNetworkError,
 } from './errors.js'
+export { compareHeads, type HeadCandidate, isBetterHead } from './fork-choice.js'
 export { allChains, EASY_TARGET, genesisBlock, genesisBlocks } from './genesis.js'
 export {
   computeBlockHash,

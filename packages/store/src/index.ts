@@ -1,4 +1,5 @@
-export type { HeaderRef, HeaderSource } from '@weft/traversal'
+export type { AncestorSource, HeaderRef, HeaderSource } from '@weft/traversal'
+export type { ChainStore, JoinedBlock, RangeQuery, StoredHeader, StoreEvent, StoreListener } from './chain-store.js'
 export {
   type BlockViolation,
   CorruptStoreError,
@@ -12,14 +13,4 @@ export {
   StoreOpenError,
 } from './errors.js'
 export type { RangeItem } from './keys.js'
-export {
-  type ChainStore,
-  isBetterHead,
-  type JoinedBlock,
-  type OpenStoreOptions,
-  openStore,
-  type RangeQuery,
-  type StoredHeader,
-  type StoreEvent,
-  type StoreListener,
-} from './store.js'
+export { type OpenStoreOptions, openStore } from './open-store.js'

@@ -1,4 +1,11 @@
+import type { ClassicLevel } from 'classic-level'
 import { CorruptStoreError } from './errors.js'
+
+/** The store's classic-level database: keys and values as raw bytes. */
+export type ChainDb = ClassicLevel<Buffer, Buffer>
+
+/** One write of a batch; a payload is handed over as text (classic-level encodes it while copying). */
+export type PutOperation = { type: 'put'; key: Buffer; value: Buffer } | { type: 'put'; key: Buffer; value: string; valueEncoding: 'utf8' }
 
 // One classic-level database, keys and values as raw bytes. The first key byte names the record
 // kind; every integer is big-endian so that byte order is numeric order (see README "Key layout").
@@ -140,6 +147,17 @@ export function decodeBlockRecord(value: Buffer): BlockRecord {
     headerBinary: value.subarray(blockRecordHead, binaryEnd),
     headerJson: value.subarray(binaryEnd),
   }
+}
+
+// The parent hash sits at bytes 16-48 of the binary header (after feature flags u64 and creation
+// time i64: CONTRACT.md, binary field order), so a walk down a chain reads it without decoding the header.
+const parentInBinary = 16
+
+/** The parent hash in a block record (a view), read from the header binary without decoding it. */
+export function parentOfBlockRecord(value: Buffer): Buffer {
+  const start = blockRecordHead + parentInBinary
+  if (value.length < start + 32) throw new CorruptStoreError(`a block record has ${value.length} bytes, too few to hold a parent hash`)
+  return value.subarray(start, start + 32)
 }
 
 /** One block of an ordered range: stored bytes, never re-serialised. */

@@ -1,8 +1,42 @@
 import type { ClassicLevel, Iterator } from 'classic-level'
-import { decodeRangeItem, type RangeItem } from './keys.js'
+import type { RangeQuery } from './chain-store.js'
+import { CursorNotFoundError } from './errors.js'
+import {
+  blockKey,
+  blockKeyHigh,
+  blockKeyLow,
+  type ChainDb,
+  decodeHashRecord,
+  decodeRangeItem,
+  hashIndexKey,
+  type RangeItem,
+} from './keys.js'
 
 /** Key bounds of a range over block records; `undefined` for a range known to be empty. */
 export type RangeBounds = { gte: Buffer; lte: Buffer } | { gt: Buffer; lte: Buffer } | undefined
+
+/** The key bounds of `query`: its start block is looked up, and refused unless it is stored on the chain. */
+export async function rangeBounds(db: ChainDb, query: RangeQuery): Promise<RangeBounds> {
+  const { chain } = query
+  const minheight = Math.max(0, query.minheight ?? 0)
+  const maxheight = query.maxheight ?? Number.MAX_SAFE_INTEGER
+  let lower = blockKeyLow(chain, minheight)
+  let lowerInclusive = true
+  if (query.start !== undefined) {
+    const indexValue = await db.get(hashIndexKey(query.start.hash))
+    const record = indexValue === undefined ? undefined : decodeHashRecord(indexValue)
+    if (record === undefined || record.chainId !== chain) throw new CursorNotFoundError(query.start.hash, chain)
+    const startKey = blockKey(chain, record.height, query.start.hash)
+    // A start below minheight still starts at minheight: the bounds always apply.
+    if (Buffer.compare(startKey, lower) >= 0) {
+      lower = startKey
+      lowerInclusive = query.start.inclusive
+    }
+  }
+  if (maxheight < minheight) return undefined
+  const upper = blockKeyHigh(chain, maxheight)
+  return lowerInclusive ? { gte: lower, lte: upper } : { gt: lower, lte: upper }
+}
 
 // Entries read per native call: small first, since a page usually stops after limit + 1 items,
 // then doubling so that long reads pay one promise per batch instead of one per entry.

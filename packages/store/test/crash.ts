@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { decodeHeader, genesisHeight, getNetwork, type Header, headerToJsonText } from '@weft/block'
+import { decodeHeader, genesisHeight, getNetwork, type Header, headerToJsonText, isBetterHead } from '@weft/block'
 import { ClassicLevel } from 'classic-level'
 import t from 'tap'
 import ts from 'typescript'
-import { isBetterHead, openStore } from '../src/index.js'
+import { openStore } from '../src/index.js'
 import {
   blockKey,
   blockPrefix,
@@ -26,7 +26,7 @@ const rounds = 20
 // would cost seconds of start-up in each of the 20 rounds.
 function transpileWriter(dir: string): string {
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}')
-  for (const folder of ['src', 'test/fixtures']) {
+  for (const folder of ['src', 'src/suite', 'test/fixtures']) {
     mkdirSync(join(dir, folder), { recursive: true })
     for (const name of readdirSync(join(packageDir, folder)).filter((file) => file.endsWith('.ts'))) {
       const source = readFileSync(join(packageDir, folder, name), 'utf8')

@@ -1,3 +1,4 @@
+import { decodeHeader, encodeHeader, genesisBlock, getNetwork } from '@weft/block'
 import fc from 'fast-check'
 import t from 'tap'
 import { CorruptStoreError } from '../src/errors.js'
@@ -15,6 +16,7 @@ import {
   headKey,
   heightOfBlockKey,
   metaKey,
+  parentOfBlockRecord,
 } from '../src/keys.js'
 
 const hash = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes))
@@ -135,5 +137,15 @@ t.test('a truncated record in a range is reported as corruption', (t) => {
     headerJson: Buffer.from('{}'),
   })
   t.throws(() => decodeRangeItem(key, record.subarray(0, 60)), { code: 'CORRUPT_STORE' })
+  t.end()
+})
+
+t.test('the parent hash is read from a block record at its place in the binary header', (t) => {
+  const header = genesisBlock(getNetwork('mainnet01'), 12).header
+  const headerBinary = encodeHeader(header)
+  const record = encodeBlockRecord({ payloadHash: header.payloadHash, txCount: 0, headerBinary, headerJson: Buffer.from('{}') })
+  t.same(parentOfBlockRecord(record), header.parent)
+  t.same(parentOfBlockRecord(record), decodeHeader(decodeBlockRecord(record).headerBinary).parent)
+  t.throws(() => parentOfBlockRecord(record.subarray(0, 40 + 47)), CorruptStoreError)
   t.end()
 })

@@ -3,7 +3,7 @@ import t from 'tap'
 import type { HeaderRef, HeaderSource } from '../src/index.js'
 import { ancestorAt, forkPoint, InconsistentSourceError, isAncestor } from '../src/index.js'
 import type { BlockTree } from './fixtures/block-tree.js'
-import { ancestorsOrSelf, buildTree, CountingSource, hashOf, key, treeArbitrary } from './fixtures/block-tree.js'
+import { ancestorsOrSelf, buildTree, CountingSource, hashOf, JumpingSource, key, treeArbitrary } from './fixtures/block-tree.js'
 
 // Two blocks of a tree, or of its other chain, or unknown: as hashes.
 const pairArbitrary = treeArbitrary(120).chain((tree) => {
@@ -15,14 +15,16 @@ const pairArbitrary = treeArbitrary(120).chain((tree) => {
   return fc.tuple(someHash, someHash).map(([a, b]) => ({ tree, a, b }))
 })
 
-const refOf = (tree: BlockTree, hash: Uint8Array): HeaderRef | undefined => tree.source.byKey.get(key(hash))
+const refOf = (tree: BlockTree, hash: Uint8Array): HeaderRef | undefined => tree.source.get(hash)
 
 t.test('ancestorAt finds the ancestor-or-self at a height, walking only the heights in between', async (t) => {
   await fc.assert(
     fc.asyncProperty(pairArbitrary, fc.nat({ max: 60 }), async ({ tree, a }, height) => {
       tree.source.reset()
       const found = await ancestorAt(tree.source, a, height)
-      const expected = [...ancestorsOrSelf(tree, a)].map((k) => tree.source.byKey.get(k) as HeaderRef).find((ref) => ref.height === height)
+      const expected = [...ancestorsOrSelf(tree, a)]
+        .map((k) => tree.source.get(Buffer.from(k, 'hex')) as HeaderRef)
+        .find((ref) => ref.height === height)
       const from = refOf(tree, a)
       const maxLookups = from === undefined ? 1 : 1 + Math.max(0, from.height - height)
       return found === expected && tree.source.lookups <= maxLookups
@@ -53,7 +55,7 @@ t.test('forkPoint is the highest common ancestor-or-self, found by walking down 
       tree.source.reset()
       const found = await forkPoint(tree.source, a, b)
       const ofB = ancestorsOrSelf(tree, b)
-      const common = [...ancestorsOrSelf(tree, a)].filter((k) => ofB.has(k)).map((k) => tree.source.byKey.get(k) as HeaderRef)
+      const common = [...ancestorsOrSelf(tree, a)].filter((k) => ofB.has(k)).map((k) => tree.source.get(Buffer.from(k, 'hex')) as HeaderRef)
       const expected = common.sort((x, y) => y.height - x.height)[0]
       if (found !== expected) return false
       const refA = refOf(tree, a)
@@ -126,4 +128,54 @@ t.test('a source whose parents are not below their children, or whose batches ar
   await t.rejects(forkPoint(withD, a.hash, d.hash), { code: 'INCONSISTENT_SOURCE' }, 'walking both at one height')
   const short: HeaderSource = { getRefs: async () => [] }
   await t.rejects(isAncestor(short, a.hash, b.hash), { code: 'INCONSISTENT_SOURCE', message: /answer 2 entries, received 0/ })
+})
+
+// A line of `length` blocks of chain 0 named `name`, heights from 0.
+const line = (name: string, length: number, parent = hashOf(`${name}:root-parent`), from = 0): HeaderRef[] =>
+  Array.from({ length }, (_, offset) => ({
+    hash: hashOf(`${name}:${from + offset}`),
+    parent: offset === 0 ? parent : hashOf(`${name}:${from + offset - 1}`),
+    height: from + offset,
+    chainId: 0,
+  }))
+
+t.test('a source with ancestorAt answers ancestorAt, isAncestor and levelling in forkPoint in one call each', async (t) => {
+  const main = line('main', 100)
+  const fork = line('fork', 10, (main[79] as HeaderRef).hash, 80)
+  const source = new JumpingSource([...main, ...fork])
+  const [tip, forkTip] = [main.at(-1) as HeaderRef, fork.at(-1) as HeaderRef]
+  t.equal(await ancestorAt(source, tip.hash, 3), main[3])
+  t.same([source.jumps, source.calls], [1, 0], 'no getRefs at all')
+  source.reset()
+  t.ok(await isAncestor(source, (main[5] as HeaderRef).hash, tip.hash))
+  t.same([source.jumps, source.calls], [1, 1], 'one batch for both blocks, one jump')
+  source.reset()
+  t.equal(await forkPoint(source, tip.hash, forkTip.hash), main[79])
+  t.equal(source.jumps, 1, 'the higher tip comes down in one call')
+  t.ok(source.lookups <= 2 + 2 * 10, `then both step together: ${source.lookups} lookups`)
+  source.reset()
+  t.equal(await forkPoint(source, forkTip.hash, tip.hash), main[79], 'whichever tip is higher')
+  t.equal(source.jumps, 1)
+  t.equal(await ancestorAt(source, tip.hash, -1), undefined)
+})
+
+t.test('forkPoint still steps when ancestorAt has no block at the other height (a line that skips heights)', async (t) => {
+  const root: HeaderRef = { hash: hashOf('root'), parent: hashOf('none'), height: 0, chainId: 0 }
+  const skipping: HeaderRef = { hash: hashOf('skip'), parent: root.hash, height: 10, chainId: 0 }
+  const stepping = line('step', 5, root.hash, 1)
+  const source = new JumpingSource([root, skipping, ...stepping])
+  t.equal(await forkPoint(source, skipping.hash, (stepping[1] as HeaderRef).hash), root)
+  t.equal(await forkPoint(source, (stepping[1] as HeaderRef).hash, skipping.hash), root)
+})
+
+t.test('an ancestorAt answer at another height than asked is reported', async (t) => {
+  const main = line('liar', 20)
+  const source = new JumpingSource(main)
+  source.ancestorAt = async () => main[2]
+  await t.rejects(ancestorAt(source, (main[19] as HeaderRef).hash, 5), {
+    code: 'INCONSISTENT_SOURCE',
+    message: /height 5, received height 2/,
+  })
+  await t.rejects(isAncestor(source, (main[5] as HeaderRef).hash, (main[19] as HeaderRef).hash), { code: 'INCONSISTENT_SOURCE' })
+  await t.rejects(forkPoint(source, (main[5] as HeaderRef).hash, (main[19] as HeaderRef).hash), { code: 'INCONSISTENT_SOURCE' })
 })

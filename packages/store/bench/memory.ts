@@ -1,17 +1,17 @@
 // Inserts 200,000 validated blocks (WEFT_MEMORY_BLOCKS to change) into a fresh store and reports
-// the peak resident set size. Run after `pnpm build`: `pnpm bench:memory`.
+// the peak resident set size: `pnpm bench:memory`.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openStore } from '../dist/index.js'
-import { mineRound } from './chain-miner.js'
+import { openStore } from '../src/index.js'
+import { mineRound } from './mine-round.js'
 
 const total = Number(process.env.WEFT_MEMORY_BLOCKS ?? 200_000)
 const limitMb = 300
 const chunk = 1_000
 const dir = mkdtempSync(join(tmpdir(), 'weft-store-memory-'))
 let peak = 0
-const sample = () => {
+const sample = (): void => {
   peak = Math.max(peak, process.memoryUsage.rss())
 }
 const timer = setInterval(sample, 50)

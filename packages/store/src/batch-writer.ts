@@ -1,0 +1,279 @@
+import {
+  type Block,
+  encodeHeader,
+  genesisHeight,
+  type Header,
+  headerToJsonText,
+  type Network,
+  payloadToJsonText,
+  txCount,
+  validateBlock,
+} from '@weft/block'
+import { hashMapKey } from '@weft/hash-text'
+import type { BlockReads } from './block-reads.js'
+import type { JoinedBlock, StoreEvent } from './chain-store.js'
+import type { ChangeFeed } from './change-feed.js'
+import type { Cut, CutDraft } from './cut.js'
+import { InvalidBlockError, MissingParentError } from './errors.js'
+import { blockKey, type ChainDb, encodeBlockRecord, encodeHashRecord, hashIndexKey, type PutOperation, payloadKey } from './keys.js'
+import { type KnownBlocks, LineReader } from './line-reader.js'
+import type { RecentHeader, RecentHeaders } from './recent-headers.js'
+import { WriteQueue } from './write-queue.js'
+
+// What became of one block of a batch: true when written, false when it was stored already.
+type Outcome = boolean | Error
+
+/** A validated batch, ready to write: see `BatchWriter.#prepare`. */
+interface PreparedBatch {
+  // The blocks to write, by hashMapKey of their hash, in order.
+  readonly staged: ReadonlyMap<string, JoinedBlock>
+  // mapKeys of the payloads this batch writes.
+  readonly payloads: ReadonlySet<string>
+  readonly operations: PutOperation[]
+  readonly events: StoreEvent[]
+  readonly outcomes: Outcome[]
+  // The cut once the batch is written.
+  readonly cut: CutDraft
+}
+
+// An insert() call waiting in a group of concurrent ones that are written together.
+interface PendingInsert {
+  readonly block: Block
+  resolve(result: { inserted: boolean }): void
+  reject(error: unknown): void
+}
+
+/** What a `BatchWriter` writes to and tells. */
+export interface BatchWriterParts {
+  readonly db: ChainDb
+  readonly network: Network
+  readonly reads: BlockReads
+  readonly recent: RecentHeaders
+  readonly cut: Cut
+  readonly feed: ChangeFeed
+}
+
+// Blocks of one insertMany call written per batch: large enough to amortise a write, small enough
+// that a batch stays a few hundred kilobytes.
+const blocksPerBatch = 256
+
+/**
+ * Validates blocks, then writes each batch as one atomic classic-level batch with its indexes,
+ * payloads and head changes, and only then moves the cut, remembers the headers and announces them.
+ * Writes run one at a time in call order; concurrent `insert` calls are written together.
+ */
+export class BatchWriter {
+  readonly #parts: BatchWriterParts
+  readonly #queue = new WriteQueue()
+  // The group that insert() calls join until its turn in the queue comes.
+  #openGroup: PendingInsert[] | undefined
+
+  constructor(parts: BatchWriterParts) {
+    this.#parts = parts
+  }
+
+  /** Writes one block, with the concurrent calls of its group; see `ChainStore.insert`. */
+  insert(block: Block): Promise<{ inserted: boolean }> {
+    return new Promise((resolve, reject) => {
+      let group = this.#openGroup
+      if (group === undefined) {
+        const created: PendingInsert[] = []
+        group = created
+        this.#openGroup = created
+        void this.#queue.run(() => this.#insertGroup(created))
+      }
+      group.push({ block, resolve, reject })
+    })
+  }
+
+  /** Writes parent-first blocks by batches, stopping at the first refused one; see `ChainStore.insertMany`. */
+  insertMany(blocks: readonly Block[]): Promise<number> {
+    // insert() calls made after this one must not be written before it: they start a new group.
+    this.#openGroup = undefined
+    return this.#queue.run(async () => {
+      let inserted = 0
+      // Each batch is validated while the one before it is being written: the write runs on
+      // classic-level's thread pool, the validation on this thread. At most one batch is in flight,
+      // so a failed write stops everything after it, and events keep their order.
+      let previous: PreparedBatch | undefined
+      let writing: Promise<void> = Promise.resolve()
+      for (let start = 0; start < blocks.length; start += blocksPerBatch) {
+        let prepared: PreparedBatch
+        try {
+          prepared = await this.#prepare(blocks.slice(start, start + blocksPerBatch), true, previous)
+        } catch (error) {
+          await writing
+          throw error
+        }
+        await writing
+        writing = this.#commit(prepared)
+        previous = prepared
+        for (const outcome of prepared.outcomes) {
+          if (outcome instanceof Error) {
+            await writing
+            throw outcome
+          }
+          if (outcome) inserted++
+        }
+      }
+      await writing
+      return inserted
+    })
+  }
+
+  /** Resolves once every write queued so far has settled. */
+  drain(): Promise<void> {
+    return this.#queue.drain()
+  }
+
+  // Writes the blocks of concurrent insert() calls together, in call order: each caller learns its
+  // own block's outcome, and a refused block refuses no other caller's block.
+  async #insertGroup(group: PendingInsert[]): Promise<void> {
+    if (this.#openGroup === group) this.#openGroup = undefined
+    try {
+      for (let start = 0; start < group.length; start += blocksPerBatch) {
+        const part = group.slice(start, start + blocksPerBatch)
+        const prepared = await this.#prepare(
+          part.map((pending) => pending.block),
+          false,
+          undefined,
+        )
+        await this.#commit(prepared)
+        part.forEach((pending, index) => {
+          const outcome = prepared.outcomes[index]!
+          if (outcome instanceof Error) pending.reject(outcome)
+          else pending.resolve({ inserted: outcome })
+        })
+      }
+    } catch (error) {
+      // The store itself failed (a read, a write, a corrupt record): no caller is left waiting.
+      for (const pending of group) pending.reject(error)
+    }
+  }
+
+  // Validates `blocks` (parent-first) and stages the writes and events of the valid ones, with each
+  // block's outcome. With `stopAtFailure`, the first refused block ends the batch (the blocks
+  // before it still count) and the outcomes stop there; otherwise a refused block is skipped and
+  // its descendants in the batch are refused for their missing parent. `previous` is the batch
+  // being written meanwhile: its blocks count as stored and its heads as the cut.
+  async #prepare(blocks: readonly Block[], stopAtFailure: boolean, previous: PreparedBatch | undefined): Promise<PreparedBatch> {
+    const { db, network, reads, recent } = this.#parts
+    const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
+    // Blocks among the recent or in-flight headers are stored; only the others are looked up,
+    // with the payloads, in one read. Each hash's map key is computed once: it is looked up often.
+    const keys = blocks.map((block) => hashMapKey(block.header.hash))
+    const stored = keys.map((key) => recent.has(key) || inFlight.has(key))
+    const lookedUp = blocks.flatMap((block, index) => (stored[index] ? [] : [block.header.hash]))
+    const payloadHashes = [...new Map(blocks.map((block) => [hashMapKey(block.header.payloadHash), block.header.payloadHash])).values()]
+    const values = await reads.read([...lookedUp.map(hashIndexKey), ...payloadHashes.map(payloadKey)], 'near')
+    let at = 0
+    for (const [index, isStored] of stored.entries()) if (!isStored) stored[index] = values[at++] !== undefined
+    const storedPayloads = new Set(payloadHashes.filter((_, index) => values[lookedUp.length + index] !== undefined).map(hashMapKey))
+    for (const key of previous?.payloads ?? []) storedPayloads.add(key)
+    // Parents among this call's new blocks are staged below; every other parent is read up front.
+    const newHashes = new Set(keys.filter((_, index) => !stored[index]))
+    const storedParents = await this.#readParents(blocks, newHashes, inFlight)
+
+    const staged = new Map<string, JoinedBlock>()
+    const known: KnownBlocks = (key) => staged.get(key) ?? inFlight.get(key) ?? recent.get(key) ?? storedParents.get(key)
+    const lines = (chain: number): LineReader => new LineReader(db, chain, known)
+    const payloads = new Set<string>()
+    const operations: PutOperation[] = []
+    const events: StoreEvent[] = []
+    const outcomes: Outcome[] = []
+    const cut = this.#parts.cut.draft(previous?.cut)
+    for (const [index, block] of blocks.entries()) {
+      const { header } = block
+      const key = keys[index]!
+      if (stored[index] || staged.has(key)) {
+        outcomes.push(false)
+        continue
+      }
+      const failure = this.#refusal(block, known(hashMapKey(header.parent))?.header, network)
+      outcomes.push(failure ?? true)
+      if (failure !== undefined) {
+        if (stopAtFailure) break
+        continue
+      }
+      const headerBinary = encodeHeader(header)
+      const headerJson = Buffer.from(headerToJsonText(header, 'spec'))
+      const count = txCount(block.payload)
+      const entry: JoinedBlock = { header, headerJson, txCount: count }
+      staged.set(key, entry)
+      operations.push(
+        {
+          type: 'put',
+          key: blockKey(header.chainId, header.height, header.hash),
+          value: encodeBlockRecord({ payloadHash: header.payloadHash, txCount: count, headerBinary, headerJson }),
+        },
+        { type: 'put', key: hashIndexKey(header.hash), value: encodeHashRecord(header.chainId, header.height, header.parent) },
+      )
+      const payloadMapKey = hashMapKey(header.payloadHash)
+      if (!storedPayloads.has(payloadMapKey)) {
+        storedPayloads.add(payloadMapKey)
+        payloads.add(payloadMapKey)
+        // Handed over as text: classic-level encodes it while copying it into the batch, which
+        // saves a Buffer of several kilobytes per block.
+        operations.push({
+          type: 'put',
+          key: payloadKey(header.payloadHash),
+          value: payloadToJsonText(block.payload),
+          valueEncoding: 'utf8',
+        })
+      }
+      events.push({ type: 'inserted', header, headerJson, txCount: count })
+      const best = await cut.offer(entry, lines)
+      if (best !== undefined) events.push(best)
+    }
+    operations.push(...cut.operations())
+    return { staged, payloads, operations, events, outcomes, cut }
+  }
+
+  // Why `block` is refused (its parent missing, or its violations), or undefined when it is valid.
+  #refusal(block: Block, parent: Header | undefined, network: Network): Error | undefined {
+    const { header } = block
+    if (parent === undefined && !isGenesisHeight(network, header.chainId, header.height))
+      return new MissingParentError(header.hash, header.parent)
+    const violations = validateBlock(block, parent, network)
+    return violations.length > 0 ? new InvalidBlockError(header.hash, violations) : undefined
+  }
+
+  // Writes a prepared batch atomically, then makes it the cut, remembers its headers and announces it.
+  async #commit(prepared: PreparedBatch): Promise<void> {
+    if (prepared.operations.length === 0) return
+    await this.#parts.db.batch<Buffer, Buffer | string>(prepared.operations, {})
+    this.#parts.cut.commit(prepared.cut)
+    // Only now are the staged blocks durable, so only now may they answer for parents.
+    for (const entry of prepared.staged.values()) this.#parts.recent.add(entry)
+    for (const event of prepared.events) this.#parts.feed.emit(event)
+  }
+
+  // Parents of `blocks` that are neither among `newHashes` nor recent nor in flight, read from the store in one batch.
+  async #readParents(
+    blocks: readonly Block[],
+    newHashes: ReadonlySet<string>,
+    inFlight: ReadonlyMap<string, JoinedBlock>,
+  ): Promise<Map<string, RecentHeader>> {
+    const wanted = new Map<string, Buffer>()
+    for (const { header } of blocks) {
+      const key = hashMapKey(header.parent)
+      if (!newHashes.has(key) && !inFlight.has(key) && !this.#parts.recent.has(key)) wanted.set(key, header.parent)
+    }
+    const parents = new Map<string, RecentHeader>()
+    if (wanted.size === 0) return parents
+    const found = await this.#parts.reads.storedHeaders([...wanted.values()], 'near')
+    ;[...wanted.keys()].forEach((key, index) => {
+      const parent = found[index]
+      if (parent !== undefined) parents.set(key, parent)
+    })
+    return parents
+  }
+}
+
+function isGenesisHeight(network: Network, chain: number, height: number): boolean {
+  try {
+    return genesisHeight(network, chain) === height
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,119 @@
+import type { Block, Header, Network } from '@weft/block'
+import type { HeaderRef } from '@weft/traversal'
+import { findAncestor } from './ancestor-at.js'
+import { BatchWriter } from './batch-writer.js'
+import { BlockReads } from './block-reads.js'
+import type { ChainStore, RangeQuery, StoredHeader, StoreListener } from './chain-store.js'
+import { ChangeFeed } from './change-feed.js'
+import { Cut } from './cut.js'
+import { StoreClosedError } from './errors.js'
+import type { ChainDb, RangeItem } from './keys.js'
+import { RangeReader, rangeBounds } from './range-reader.js'
+import { type RecentHeader, RecentHeaders } from './recent-headers.js'
+
+// Headers kept in memory for the next blocks' parents: a few dozen per chain of any network.
+const recentCapacity = 1024
+
+/** The `ChainStore` on one classic-level database: reads, the batch writer, the cut and the change feed put together. */
+export class LevelChainStore implements ChainStore {
+  readonly network: Network
+  readonly #db: ChainDb
+  readonly #reads: BlockReads
+  readonly #recent = new RecentHeaders(recentCapacity)
+  readonly #cut: Cut
+  readonly #feed = new ChangeFeed()
+  readonly #writer: BatchWriter
+  #closed = false
+
+  constructor(db: ChainDb, network: Network, heads: ReadonlyMap<number, RecentHeader>) {
+    this.#db = db
+    this.network = network
+    this.#reads = new BlockReads(db)
+    this.#cut = new Cut(new Map([...heads].map(([chain, head]) => [chain, head.header])))
+    for (const head of heads.values()) this.#recent.add(head)
+    this.#writer = new BatchWriter({ db, network, reads: this.#reads, recent: this.#recent, cut: this.#cut, feed: this.#feed })
+  }
+
+  async insert(block: Block): Promise<{ inserted: boolean }> {
+    this.#assertOpen()
+    return this.#writer.insert(block)
+  }
+
+  async insertMany(blocks: readonly Block[]): Promise<number> {
+    this.#assertOpen()
+    return this.#writer.insertMany(blocks)
+  }
+
+  async getRefs(hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>> {
+    this.#assertOpen()
+    return this.#reads.refs(hashes)
+  }
+
+  async ancestorAt(hash: Uint8Array, height: number): Promise<HeaderRef | undefined> {
+    this.#assertOpen()
+    return findAncestor(this.#db, this.#reads, (key) => this.#recent.get(key), hash, height)
+  }
+
+  async getHeader(hash: Uint8Array): Promise<Header | undefined> {
+    return (await this.getStoredHeader(hash))?.header
+  }
+
+  async getHeaderBinary(hash: Uint8Array): Promise<Buffer | undefined> {
+    this.#assertOpen()
+    const [record] = await this.#reads.records([hash], 'pool')
+    return record?.headerBinary
+  }
+
+  async getStoredHeader(hash: Uint8Array): Promise<StoredHeader | undefined> {
+    this.#assertOpen()
+    const [stored] = await this.#reads.storedHeaders([hash], 'pool')
+    return stored === undefined ? undefined : { header: stored.header, headerJson: stored.headerJson }
+  }
+
+  async getBlockJson(hash: Uint8Array): Promise<Buffer | undefined> {
+    return (await this.getBlocksJson([hash]))[0]
+  }
+
+  async getBlocksJson(hashes: readonly Uint8Array[]): Promise<Array<Buffer | undefined>> {
+    this.#assertOpen()
+    return this.#reads.blocksJson(hashes)
+  }
+
+  async getPayloadJson(payloadHash: Uint8Array): Promise<Buffer | undefined> {
+    this.#assertOpen()
+    return this.#reads.payloadJson(payloadHash)
+  }
+
+  range(query: RangeQuery): AsyncIterableIterator<RangeItem> {
+    return new RangeReader(this.#db, async () => {
+      this.#assertOpen()
+      return rangeBounds(this.#db, query)
+    })
+  }
+
+  async readRangeBlocks(items: readonly RangeItem[]): Promise<Buffer[]> {
+    this.#assertOpen()
+    return this.#reads.recordsJson(items)
+  }
+
+  cut(): ReadonlyMap<number, Header> {
+    return this.#cut.heads
+  }
+
+  subscribe(listener: StoreListener): () => void {
+    this.#assertOpen()
+    return this.#feed.subscribe(listener)
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#writer.drain()
+    this.#feed.clear()
+    await this.#db.close()
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StoreClosedError()
+  }
+}

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict'
+import type { NetworkName } from '@weft/types'
+import type { ChainStore, StoreEvent } from '../chain-store.js'
+
+/** Opens a fresh, empty store of `network` (its genesis blocks only); the suite closes it. */
+export type ChainStoreFactory = (network: NetworkName) => Promise<ChainStore>
+
+/** Opens a fresh store, runs `body`, and closes the store whatever happened (closing twice is allowed). */
+export async function withStore(open: ChainStoreFactory, body: (store: ChainStore) => Promise<void>, network: NetworkName = 'development') {
+  const store = await open(network)
+  try {
+    await body(store)
+  } finally {
+    await store.close()
+  }
+}
+
+/** Every item of an async iterable. */
+export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = []
+  for await (const item of source) items.push(item)
+  return items
+}
+
+/** The events the store announces from now on. */
+export function recordEvents(store: ChainStore): StoreEvent[] {
+  const events: StoreEvent[] = []
+  store.subscribe((event) => events.push(event))
+  return events
+}
+
+/** A hash as base64url, for messages and comparisons. */
+export const text = (hash: Uint8Array): string => Buffer.from(hash).toString('base64url')
+
+/** What `promise` rejected with; fails when it resolved. */
+export async function rejection(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  let caught: unknown
+  await assert.rejects(promise, (error) => {
+    caught = error
+    return error instanceof Error
+  })
+  return caught as Error & Record<string, unknown>
+}
+
+/** The codes of an `InvalidBlockError`'s violations. */
+export function violationCodes(error: Record<string, unknown>): string[] {
+  return (error.violations as Array<{ code: string }>).map((violation) => violation.code)
+}

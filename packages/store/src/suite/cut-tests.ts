@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict'
+import { blockToJsonText, genesisBlock, getNetwork, headerToJsonText, MAX_U256 } from '@weft/block'
+import type { RegisterTest } from '@weft/traversal/suite'
+import { makePayload, mineChild, mineLine } from './chain-miner.js'
+import { type ChainStoreFactory, collect, recordEvents, text, withStore } from './context.js'
+
+const development = getNetwork('development')
+const genesis0 = () => genesisBlock(development, 0).header
+
+/** The cut, its tie-break, and what a reorg announces. */
+export function cutTests(test: RegisterTest, open: ChainStoreFactory): void {
+  test('the cut follows the highest weight and breaks ties by the lowest raw hash', () =>
+    withStore(open, async (store) => {
+      const g = genesis0()
+      const light = mineChild(development, g) // difficulty 1
+      const heavy = mineChild(development, g, { target: MAX_U256 >> 3n, payload: makePayload('heavy') }) // difficulty 8
+      await store.insert(light)
+      assert.deepEqual(store.cut().get(0)?.hash, light.header.hash)
+      await store.insert(heavy)
+      assert.deepEqual(store.cut().get(0)?.hash, heavy.header.hash)
+      // Two more children of the heavy block with equal weight: the lower raw hash wins whatever the order.
+      const [x, y] = [
+        mineChild(development, heavy.header, { payload: makePayload('x') }),
+        mineChild(development, heavy.header, { payload: makePayload('y') }),
+      ]
+      const [low, high] = [x, y].sort((a, b) => Buffer.compare(a.header.hash, b.header.hash)) as [typeof x, typeof y]
+      await store.insert(high)
+      await store.insert(low)
+      assert.deepEqual(store.cut().get(0)?.hash, low.header.hash)
+      const before = store.cut()
+      await store.insert(mineChild(development, low.header))
+      assert.notEqual(store.cut(), before, 'a new map is handed out when the cut changes')
+      assert.equal(before.get(0)?.hash.equals(low.header.hash), true, 'a map handed out earlier does not change')
+    }))
+
+  test('the change feed announces inserts in order and best-head changes with the blocks that joined', () =>
+    withStore(open, async (store) => {
+      const events = recordEvents(store)
+      const [a, b] = mineLine(development, genesis0(), 2)
+      await store.insertMany([a!, b!])
+      assert.deepEqual(
+        events.map((e) =>
+          e.type === 'inserted' ? `inserted ${e.header.height}` : `best ${e.chain} ${e.joined.map((j) => j.header.height).join(',')}`,
+        ),
+        ['inserted 1', 'best 0 1', 'inserted 2', 'best 0 2'],
+      )
+      const inserted = events[0]!
+      assert.ok(inserted.type === 'inserted')
+      assert.equal(inserted.headerJson.toString(), headerToJsonText(a!.header, 'spec'))
+      assert.equal(inserted.txCount, 0)
+    }))
+
+  test('a reorg announces the new branch from the fork point, ancestors first; orphan inserts announce no best', () =>
+    withStore(open, async (store) => {
+      const main = mineLine(development, genesis0(), 3)
+      await store.insertMany(main)
+      const events = recordEvents(store)
+      // A side branch from height 1 that stays lighter, then overtakes with a heavy block.
+      const side = mineLine(development, main[0]!.header, 2, { payload: makePayload('side', 1) })
+      await store.insertMany(side)
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['inserted', 'inserted'],
+        'a lighter or equal-weight-higher-hash branch is no news for the cut',
+      )
+      events.length = 0
+      const overtaking = mineChild(development, side[1]!.header, { target: MAX_U256 >> 4n })
+      await store.insert(overtaking)
+      const best = events.find((e) => e.type === 'best')
+      assert.ok(best?.type === 'best')
+      assert.deepEqual(best.head, overtaking.header)
+      assert.deepEqual(
+        best.joined.map((j) => text(j.header.hash)),
+        [side[0]!, side[1]!, overtaking].map((b) => text(b.header.hash)),
+      )
+      assert.deepEqual(
+        best.joined.map((j) => j.txCount),
+        [1, 1, 0],
+      )
+      assert.deepEqual(
+        best.joined.map((j) => j.headerJson.toString()),
+        [side[0]!, side[1]!, overtaking].map((b) => headerToJsonText(b.header, 'spec')),
+      )
+    }))
+
+  test('a reorg to a shorter but heavier branch walks back to the fork point; orphans stay readable', () =>
+    withStore(open, async (store) => {
+      const g = genesis0()
+      const long = mineLine(development, g, 4)
+      await store.insertMany(long)
+      const events = recordEvents(store)
+      const heavy = mineChild(development, g, { target: MAX_U256 >> 8n, payload: makePayload('short') })
+      await store.insert(heavy)
+      const best = events.find((e) => e.type === 'best')
+      assert.ok(best?.type === 'best' && best.joined.length === 1 && best.joined[0]!.header.hash.equals(heavy.header.hash))
+      for (const block of long) assert.equal((await store.getBlockJson(block.header.hash))?.toString(), blockToJsonText(block, 'spec'))
+      const heights = (await collect(store.range({ chain: 0, minheight: 1 }))).map((i) => i.height)
+      assert.deepEqual(heights, [1, 1, 2, 3, 4])
+    }))
+
+  test('a reorg whose blocks arrive in one insertMany call is announced per block', () =>
+    withStore(open, async (store) => {
+      const g = genesis0()
+      await store.insertMany(mineLine(development, g, 2))
+      const events = recordEvents(store)
+      await store.insertMany(mineLine(development, g, 3, { payload: makePayload('one-call') }))
+      const bests = events.flatMap((e) => (e.type === 'best' ? [e.joined.map((j) => j.header.height)] : []))
+      assert.deepEqual(bests, [[1, 2, 3]], 'the third side block overtakes, and the whole side branch joins')
+    }))
+
+  test('a deep reorg announces every block of the winning branch, ancestors first', () =>
+    withStore(open, async (store) => {
+      // 700 blocks of difficulty 2 against 700 of difficulty 1 and one that outweighs them all.
+      const g = genesis0()
+      const main = mineLine(development, g, 700, { target: MAX_U256 >> 1n })
+      const side = mineLine(development, g, 700, { payload: makePayload('deep') })
+      await store.insertMany(main)
+      await store.insertMany(side)
+      assert.deepEqual(store.cut().get(0), main.at(-1)!.header)
+      const events = recordEvents(store)
+      const overtaking = mineChild(development, side.at(-1)!.header, { target: MAX_U256 >> 11n })
+      await store.insert(overtaking)
+      const best = events.find((e) => e.type === 'best')
+      assert.ok(best?.type === 'best')
+      assert.deepEqual(
+        best.joined.map((j) => text(j.header.hash)),
+        [...side, overtaking].map((b) => text(b.header.hash)),
+      )
+      assert.deepEqual(best.joined.at(-2)!.header, side.at(-1)!.header)
+    }))
+}

@@ -1,0 +1,56 @@
+import { type Block, genesisBlock, getNetwork, type Header } from '@weft/block'
+import type { HeaderRef } from '@weft/traversal'
+import { headerSourceSuite, type RegisterTest, type TreeBlock } from '@weft/traversal/suite'
+import { mineChild } from './chain-miner.js'
+import type { ChainStoreFactory } from './context.js'
+import { cutTests } from './cut-tests.js'
+import { feedTests } from './feed-tests.js'
+import { insertTests } from './insert-tests.js'
+import { readTests } from './read-tests.js'
+
+export type { RegisterTest } from '@weft/traversal/suite'
+export { type ChildOptions, makePayload, mineChild, mineLine } from './chain-miner.js'
+export type { ChainStoreFactory } from './context.js'
+
+const development = getNetwork('development')
+
+/**
+ * Registers, through `test`, the tests of the `ChainStore` contract against stores that `open`
+ * makes, one fresh store per test (the suite closes it): insert validation and idempotence,
+ * missing parents, ordered ranges with orphans, cursors, the cut and its tie-break, reorgs and the
+ * change feed, concurrent writes, closing; then `headerSourceSuite` of `@weft/traversal`, since a
+ * store is a `HeaderSource` (and an `AncestorSource`), on a tree of mined development blocks.
+ */
+export function chainStoreSuite(test: RegisterTest, open: ChainStoreFactory): void {
+  insertTests(test, open)
+  readTests(test, open)
+  cutTests(test, open)
+  feedTests(test, open)
+  let mined: { blocks: Block[]; headers: Header[] } | undefined
+  headerSourceSuite(
+    (name, fn) => test(`as a HeaderSource: ${name}`, fn),
+    async (tree) => {
+      mined ??= mineTree(tree)
+      const store = await open('development')
+      await store.insertMany(mined.blocks)
+      const refs: HeaderRef[] = mined.headers.map(({ hash, parent, height, chainId }) => ({ hash, parent, height, chainId }))
+      return { source: store, refs, close: () => store.close() }
+    },
+  )
+}
+
+// Development blocks shaped as `tree`: each root is its chain's genesis block, and siblings differ by nonce.
+function mineTree(tree: readonly TreeBlock[]): { blocks: Block[]; headers: Header[] } {
+  const blocks: Block[] = []
+  const headers: Header[] = []
+  tree.forEach((block, index) => {
+    if (block.parent === undefined) {
+      headers.push(genesisBlock(development, block.chain).header)
+      return
+    }
+    const mined = mineChild(development, headers[block.parent]!, { nonce: BigInt(index) })
+    blocks.push(mined)
+    headers.push(mined.header)
+  })
+  return { blocks, headers }
+}
