@@ -19,7 +19,7 @@ export interface ProfileRules {
   /** Unit of `nodeBlockDelay` in /info, in microseconds per unit. */
   readonly blockDelayMicros: 1_000_000 | 1
   /** Which headers the update streams carry. */
-  readonly headerEvents: 'inserted' | 'best'
+  readonly headerEvents: 'inserted' | 'cut'
 }
 
 /** CONTRACT.md's profile table as data. */
@@ -44,7 +44,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     noMatch: 'empty-200',
     errors: errorTables.chainweb,
     blockDelayMicros: 1,
-    headerEvents: 'best',
+    headerEvents: 'cut',
   },
 }
 

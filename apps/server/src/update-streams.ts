@@ -17,9 +17,9 @@ interface AnnouncedHeader {
 }
 
 /** The headers an event announces in a profile: every insert (spec), or the blocks joining the winning branch (chainweb). */
-export function announcedHeaders(event: StoreEvent, headerEvents: 'inserted' | 'best'): readonly AnnouncedHeader[] {
+export function announcedHeaders(event: StoreEvent, headerEvents: 'inserted' | 'cut'): readonly AnnouncedHeader[] {
   if (headerEvents === 'inserted') return event.type === 'inserted' ? [event] : []
-  return event.type === 'best' ? event.joined : []
+  return event.type === 'cut' ? event.joined : []
 }
 
 /**

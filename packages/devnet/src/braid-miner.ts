@@ -105,10 +105,10 @@ export class BraidMiner {
   }
 }
 
-/** Each chain's best head in the store's cut and the few winning ancestors below it, oldest first. */
+/** Each chain's best head in the store (chains not yet in the cut included) and the few winning ancestors below it, oldest first. */
 export async function loadWindows(store: ChainStore): Promise<Map<number, Header[]>> {
   const windows = new Map<number, Header[]>()
-  for (const [chain, head] of store.cut()) {
+  for (const [chain, head] of store.heads()) {
     const window = [head]
     while (window.length < WINDOW) {
       const parent = await store.getHeader(window[0]!.parent)

@@ -150,7 +150,7 @@ async function runFill(
     bar?.stop()
   }
   const seconds = (performance.now() - started) / 1000
-  const heights = [...store.cut().values()].map((head) => head.height)
+  const heights = [...store.heads().values()].map((head) => head.height)
   io.stdout.write(
     `filled ${summary.blocks} blocks (${summary.orphans} orphans) on ${heights.length} chain${heights.length === 1 ? '' : 's'} of ${store.network.name} ` +
       `in ${seconds.toFixed(1)} s (${Math.round(summary.blocks / Math.max(seconds, 1e-3))} blocks/s); ` +
@@ -195,6 +195,6 @@ async function runLive(
   io.signal?.removeEventListener('abort', stopWaiting)
   await producer.stop()
   unsubscribe()
-  io.stdout.write(`produced ${produced} blocks; heights ${[...store.cut().values()].map((head) => head.height).join(' ')}\n`)
+  io.stdout.write(`produced ${produced} blocks; heights ${[...store.heads().values()].map((head) => head.height).join(' ')}\n`)
   return failed ? 1 : 0
 }

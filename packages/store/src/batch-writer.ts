@@ -1,23 +1,14 @@
-import {
-  type Block,
-  encodeHeader,
-  genesisHeight,
-  type Header,
-  headerToJsonText,
-  type Network,
-  payloadToJsonText,
-  txCount,
-  validateBlock,
-} from '@weft/block'
+import { type Block, encodeHeader, type Header, headerToJsonText, type Network, payloadToJsonText, txCount } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
+import { adjacentLookup, readNamedBlocks, refusal } from './block-checks.js'
 import type { BlockReads } from './block-reads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
-import type { Cut, CutDraft } from './cut.js'
-import { InvalidBlockError, MissingParentError } from './errors.js'
+import type { ChainHeads, HeadsDraft } from './cut.js'
 import { blockKey, type ChainDb, encodeBlockRecord, encodeHashRecord, hashIndexKey, type PutOperation, payloadKey } from './keys.js'
 import { type KnownBlocks, LineReader } from './line-reader.js'
-import type { RecentHeader, RecentHeaders } from './recent-headers.js'
+import { cutJoined, forkChoiceCut, type NodeCut, sameCut } from './node-cut.js'
+import type { RecentHeaders } from './recent-headers.js'
 import { WriteQueue } from './write-queue.js'
 
 // What became of one block of a batch: true when written, false when it was stored already.
@@ -32,8 +23,10 @@ interface PreparedBatch {
   readonly operations: PutOperation[]
   readonly events: StoreEvent[]
   readonly outcomes: Outcome[]
-  // The cut once the batch is written.
-  readonly cut: CutDraft
+  // Every chain's best head once the batch is written.
+  readonly heads: HeadsDraft
+  // The node's cut once the batch is written (the one before it when the batch does not move it).
+  readonly cut: ReadonlyMap<number, Header>
 }
 
 // An insert() call waiting in a group of concurrent ones that are written together.
@@ -49,8 +42,11 @@ export interface BatchWriterParts {
   readonly network: Network
   readonly reads: BlockReads
   readonly recent: RecentHeaders
-  readonly cut: Cut
+  readonly heads: ChainHeads
+  readonly cut: NodeCut
   readonly feed: ChangeFeed
+  /** Whether a block's adjacents must be stored blocks of their chains at its parent's height. */
+  readonly checkBraiding: boolean
 }
 
 // Blocks of one insertMany call written per batch: large enough to amortise a write, small enough
@@ -121,6 +117,12 @@ export class BatchWriter {
     })
   }
 
+  /** Runs `task` in turn with the writes: after every write queued before it, before any queued after it. */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    this.#openGroup = undefined
+    return this.#queue.run(task)
+  }
+
   /** Resolves once every write queued so far has settled. */
   drain(): Promise<void> {
     return this.#queue.drain()
@@ -157,7 +159,7 @@ export class BatchWriter {
   // its descendants in the batch are refused for their missing parent. `previous` is the batch
   // being written meanwhile: its blocks count as stored and its heads as the cut.
   async #prepare(blocks: readonly Block[], stopAtFailure: boolean, previous: PreparedBatch | undefined): Promise<PreparedBatch> {
-    const { db, network, reads, recent } = this.#parts
+    const { db, network, reads, recent, checkBraiding } = this.#parts
     const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
     // Blocks among the recent or in-flight headers are stored; only the others are looked up,
     // with the payloads, in one read. Each hash's map key is computed once: it is looked up often.
@@ -170,18 +172,20 @@ export class BatchWriter {
     for (const [index, isStored] of stored.entries()) if (!isStored) stored[index] = values[at++] !== undefined
     const storedPayloads = new Set(payloadHashes.filter((_, index) => values[lookedUp.length + index] !== undefined).map(hashMapKey))
     for (const key of previous?.payloads ?? []) storedPayloads.add(key)
-    // Parents among this call's new blocks are staged below; every other parent is read up front.
+    // Parents and adjacents among this call's new blocks are staged below; every other one is read up front.
     const newHashes = new Set(keys.filter((_, index) => !stored[index]))
-    const storedParents = await this.#readParents(blocks, newHashes, inFlight)
+    const remembered: KnownBlocks = (key) => inFlight.get(key) ?? recent.get(key)
+    const named = await readNamedBlocks(reads, blocks, newHashes, remembered, checkBraiding)
 
     const staged = new Map<string, JoinedBlock>()
-    const known: KnownBlocks = (key) => staged.get(key) ?? inFlight.get(key) ?? recent.get(key) ?? storedParents.get(key)
+    const known: KnownBlocks = (key) => staged.get(key) ?? remembered(key) ?? named.parents.get(key)
+    const adjacent = checkBraiding ? adjacentLookup(known, named) : undefined
     const lines = (chain: number): LineReader => new LineReader(db, chain, known)
     const payloads = new Set<string>()
     const operations: PutOperation[] = []
     const events: StoreEvent[] = []
     const outcomes: Outcome[] = []
-    const cut = this.#parts.cut.draft(previous?.cut)
+    const heads = this.#parts.heads.draft(previous?.heads)
     for (const [index, block] of blocks.entries()) {
       const { header } = block
       const key = keys[index]!
@@ -189,7 +193,7 @@ export class BatchWriter {
         outcomes.push(false)
         continue
       }
-      const failure = this.#refusal(block, known(hashMapKey(header.parent))?.header, network)
+      const failure = refusal(block, known(hashMapKey(header.parent))?.header, network, adjacent)
       outcomes.push(failure ?? true)
       if (failure !== undefined) {
         if (stopAtFailure) break
@@ -222,58 +226,31 @@ export class BatchWriter {
         })
       }
       events.push({ type: 'inserted', header, headerJson, txCount: count })
-      const best = await cut.offer(entry, lines)
-      if (best !== undefined) events.push(best)
+      heads.offer(header)
     }
-    operations.push(...cut.operations())
-    return { staged, payloads, operations, events, outcomes, cut }
-  }
-
-  // Why `block` is refused (its parent missing, or its violations), or undefined when it is valid.
-  #refusal(block: Block, parent: Header | undefined, network: Network): Error | undefined {
-    const { header } = block
-    if (parent === undefined && !isGenesisHeight(network, header.chainId, header.height))
-      return new MissingParentError(header.hash, header.parent)
-    const violations = validateBlock(block, parent, network)
-    return violations.length > 0 ? new InvalidBlockError(header.hash, violations) : undefined
+    operations.push(...heads.operations())
+    // With fork choice the cut follows the heads; once per batch, so that a head the batch
+    // replaced never joins it.
+    const before = previous?.cut ?? this.#parts.cut.cut
+    let cut = before
+    if (this.#parts.cut.policy === 'fork-choice') {
+      const after = forkChoiceCut(network, heads.heads)
+      if (!sameCut(before, after)) {
+        events.push({ type: 'cut', cut: after, joined: await cutJoined(network, before, after, lines) })
+        cut = after
+      }
+    }
+    return { staged, payloads, operations, events, outcomes, heads, cut }
   }
 
   // Writes a prepared batch atomically, then makes it the cut, remembers its headers and announces it.
   async #commit(prepared: PreparedBatch): Promise<void> {
     if (prepared.operations.length === 0) return
     await this.#parts.db.batch<Buffer, Buffer | string>(prepared.operations, {})
-    this.#parts.cut.commit(prepared.cut)
+    this.#parts.heads.commit(prepared.heads)
+    this.#parts.cut.move(prepared.cut)
     // Only now are the staged blocks durable, so only now may they answer for parents.
     for (const entry of prepared.staged.values()) this.#parts.recent.add(entry)
     for (const event of prepared.events) this.#parts.feed.emit(event)
-  }
-
-  // Parents of `blocks` that are neither among `newHashes` nor recent nor in flight, read from the store in one batch.
-  async #readParents(
-    blocks: readonly Block[],
-    newHashes: ReadonlySet<string>,
-    inFlight: ReadonlyMap<string, JoinedBlock>,
-  ): Promise<Map<string, RecentHeader>> {
-    const wanted = new Map<string, Buffer>()
-    for (const { header } of blocks) {
-      const key = hashMapKey(header.parent)
-      if (!newHashes.has(key) && !inFlight.has(key) && !this.#parts.recent.has(key)) wanted.set(key, header.parent)
-    }
-    const parents = new Map<string, RecentHeader>()
-    if (wanted.size === 0) return parents
-    const found = await this.#parts.reads.storedHeaders([...wanted.values()], 'near')
-    ;[...wanted.keys()].forEach((key, index) => {
-      const parent = found[index]
-      if (parent !== undefined) parents.set(key, parent)
-    })
-    return parents
-  }
-}
-
-function isGenesisHeight(network: Network, chain: number, height: number): boolean {
-  try {
-    return genesisHeight(network, chain) === height
-  } catch {
-    return false
   }
 }

@@ -2,6 +2,14 @@ import type { Block, Header, Network } from '@weft/block'
 import type { AncestorSource, HeaderRef } from '@weft/traversal'
 import type { RangeItem } from './keys.js'
 
+/**
+ * How the node's cut is chosen. `fork-choice` (devnet, a store of its own): the best head of every
+ * chain, limited to the chains of the graph in force at the lowest of them. `adopted` (upstream
+ * mode): the cut an upstream node stands on, set by `adoptCut` once the store holds its heads;
+ * inserting blocks does not move it.
+ */
+export type CutPolicy = 'fork-choice' | 'adopted'
+
 /** A decoded header with the spec-profile JSON bytes stored beside it. */
 export interface StoredHeader {
   header: Header
@@ -17,17 +25,22 @@ export interface RangeQuery {
   start?: { hash: Uint8Array; inclusive: boolean }
 }
 
-/** A block that newly joined the winning branch of its chain. */
+/** A block that newly joined the node's cut, with what announcing it needs. */
 export interface JoinedBlock {
   header: Header
   headerJson: Buffer
   txCount: number
 }
 
-/** What the change feed announces. */
+/**
+ * What the change feed announces: `inserted`, every block written, in insertion order (orphans
+ * included); `cut`, the node's cut after a write or an adoption that moved it, with the blocks that
+ * joined it, ancestors first (by height, then chain), each once. One write announces only the cut it
+ * leaves: a head that the same write replaced never joins.
+ */
 export type StoreEvent =
   | { type: 'inserted'; header: Header; headerJson: Buffer; txCount: number }
-  | { type: 'best'; chain: number; head: Header; joined: JoinedBlock[] }
+  | { type: 'cut'; cut: ReadonlyMap<number, Header>; joined: JoinedBlock[] }
 
 /** A synchronous change-feed listener. */
 export type StoreListener = (event: StoreEvent) => void
@@ -48,7 +61,14 @@ export interface ChainStore extends AncestorSource {
   getPayloadJson(payloadHash: Uint8Array): Promise<Buffer | undefined>
   range(query: RangeQuery): AsyncIterable<RangeItem>
   readRangeBlocks(items: readonly RangeItem[]): Promise<Buffer[]>
+  /** `fork-choice` or `adopted`: how the node's cut is chosen (see `openStore`). */
+  readonly cutPolicy: CutPolicy
+  /** The node's cut: one head per chain of the graph in force at its lowest head (see `CutPolicy`). */
   cut(): ReadonlyMap<number, Header>
+  /** Every chain's best stored block (highest weight, ties to the lower raw hash), chains outside the cut included. */
+  heads(): ReadonlyMap<number, Header>
+  /** Adopted-cut stores only: makes the cut of these heads (chain -> hash, every one stored) the node's cut, persisted. */
+  adoptCut(hashes: ReadonlyMap<number, Uint8Array>): Promise<void>
   subscribe(listener: StoreListener): () => void
   close(): Promise<void>
 }

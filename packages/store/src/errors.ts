@@ -21,6 +21,35 @@ export class MissingParentError extends StoreError {
   }
 }
 
+/** A block names an adjacent block (a neighbour at its parent's height) that the store does not hold. */
+export class MissingAdjacentError extends StoreError {
+  static override readonly codes = ['ADJACENT_NOT_FOUND'] as const
+  /** Hash of the block that was refused. */
+  readonly hash: Buffer
+  /** The adjacent chain. */
+  readonly chain: number
+  /** Hash of the adjacent block that the store does not hold. */
+  readonly adjacent: Buffer
+  constructor(hash: Buffer, chain: number, adjacent: Buffer, options?: ErrorOptions) {
+    super(
+      'ADJACENT_NOT_FOUND',
+      `Expected the adjacent ${adjacent.toString('base64url')} on chain ${chain} of block ${hash.toString('base64url')} to be stored, but it is not`,
+      options,
+    )
+    this.hash = hash
+    this.chain = chain
+    this.adjacent = adjacent
+  }
+}
+
+/** `adoptCut` was given a cut the store cannot take: a head it does not hold, or a chain the network lacks. */
+export class InvalidCutError extends StoreError {
+  static override readonly codes = ['INVALID_CUT'] as const
+  constructor(detail: string, options?: ErrorOptions) {
+    super('INVALID_CUT', `Expected a cut of stored heads, one per chain of the network: ${detail}`, options)
+  }
+}
+
 /** A violation found by `validateBlock`: its stable `code` and a message. */
 export interface BlockViolation {
   readonly code: string

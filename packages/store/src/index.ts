@@ -1,11 +1,13 @@
 export type { AncestorSource, HeaderRef, HeaderSource } from '@weft/traversal'
-export type { ChainStore, JoinedBlock, RangeQuery, StoredHeader, StoreEvent, StoreListener } from './chain-store.js'
+export type { ChainStore, CutPolicy, JoinedBlock, RangeQuery, StoredHeader, StoreEvent, StoreListener } from './chain-store.js'
 export {
   type BlockViolation,
   CorruptStoreError,
   CursorNotFoundError,
   InvalidBlockError,
+  InvalidCutError,
   ListenerError,
+  MissingAdjacentError,
   MissingParentError,
   NetworkMismatchError,
   StoreClosedError,

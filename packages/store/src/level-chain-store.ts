@@ -1,37 +1,69 @@
 import type { Block, Header, Network } from '@weft/block'
 import type { HeaderRef } from '@weft/traversal'
+import { adoptCut } from './adopt-cut.js'
 import { findAncestor } from './ancestor-at.js'
 import { BatchWriter } from './batch-writer.js'
 import { BlockReads } from './block-reads.js'
-import type { ChainStore, RangeQuery, StoredHeader, StoreListener } from './chain-store.js'
+import type { ChainStore, CutPolicy, RangeQuery, StoredHeader, StoreListener } from './chain-store.js'
 import { ChangeFeed } from './change-feed.js'
-import { Cut } from './cut.js'
-import { StoreClosedError } from './errors.js'
+import { ChainHeads } from './cut.js'
+import { InvalidCutError, StoreClosedError } from './errors.js'
 import type { ChainDb, RangeItem } from './keys.js'
+import { forkChoiceCut, NodeCut } from './node-cut.js'
 import { RangeReader, rangeBounds } from './range-reader.js'
 import { type RecentHeader, RecentHeaders } from './recent-headers.js'
 
 // Headers kept in memory for the next blocks' parents: a few dozen per chain of any network.
 const recentCapacity = 1024
 
-/** The `ChainStore` on one classic-level database: reads, the batch writer, the cut and the change feed put together. */
+/** How a `LevelChainStore` was opened. */
+export interface LevelChainStoreOptions {
+  readonly cutPolicy: CutPolicy
+  readonly checkBraiding: boolean
+  /** The adopted cut read from the store, if any (adopted policy only). */
+  readonly adopted: ReadonlyMap<number, Header> | undefined
+}
+
+/** The `ChainStore` on one classic-level database: reads, the batch writer, the heads, the cut and the change feed put together. */
 export class LevelChainStore implements ChainStore {
   readonly network: Network
   readonly #db: ChainDb
   readonly #reads: BlockReads
   readonly #recent = new RecentHeaders(recentCapacity)
-  readonly #cut: Cut
+  readonly #heads: ChainHeads
+  readonly #cut: NodeCut
   readonly #feed = new ChangeFeed()
   readonly #writer: BatchWriter
+  readonly #adoptedOnce: boolean
   #closed = false
 
-  constructor(db: ChainDb, network: Network, heads: ReadonlyMap<number, RecentHeader>) {
+  constructor(db: ChainDb, network: Network, heads: ReadonlyMap<number, RecentHeader>, options: LevelChainStoreOptions) {
     this.#db = db
     this.network = network
     this.#reads = new BlockReads(db)
-    this.#cut = new Cut(new Map([...heads].map(([chain, head]) => [chain, head.header])))
+    this.#heads = new ChainHeads(new Map([...heads].map(([chain, head]) => [chain, head.header])))
+    this.#adoptedOnce = options.adopted !== undefined
+    this.#cut = new NodeCut(options.cutPolicy, options.adopted ?? forkChoiceCut(network, this.#heads.heads))
     for (const head of heads.values()) this.#recent.add(head)
-    this.#writer = new BatchWriter({ db, network, reads: this.#reads, recent: this.#recent, cut: this.#cut, feed: this.#feed })
+    this.#writer = new BatchWriter({
+      db,
+      network,
+      reads: this.#reads,
+      recent: this.#recent,
+      heads: this.#heads,
+      cut: this.#cut,
+      feed: this.#feed,
+      checkBraiding: options.checkBraiding,
+    })
+  }
+
+  /** An adopted store that adopted nothing yet stands on the cut its heads give (the genesis cut of a new store); call once genesis blocks are in. */
+  standOnHeadsUntilAdoption(): void {
+    if (this.#cut.policy === 'adopted' && !this.#adoptedOnce) this.#cut.move(forkChoiceCut(this.network, this.#heads.heads))
+  }
+
+  get cutPolicy(): CutPolicy {
+    return this.#cut.policy
   }
 
   async insert(block: Block): Promise<{ inserted: boolean }> {
@@ -97,7 +129,18 @@ export class LevelChainStore implements ChainStore {
   }
 
   cut(): ReadonlyMap<number, Header> {
-    return this.#cut.heads
+    return this.#cut.cut
+  }
+
+  heads(): ReadonlyMap<number, Header> {
+    return this.#heads.heads
+  }
+
+  async adoptCut(hashes: ReadonlyMap<number, Uint8Array>): Promise<void> {
+    this.#assertOpen()
+    if (this.#cut.policy !== 'adopted') throw new InvalidCutError("this store's cut follows fork choice; open it with cutPolicy 'adopted'")
+    const parts = { db: this.#db, network: this.network, reads: this.#reads, recent: this.#recent, cut: this.#cut, feed: this.#feed }
+    await this.#writer.exclusive(() => adoptCut(parts, hashes))
   }
 
   subscribe(listener: StoreListener): () => void {

@@ -1,12 +1,13 @@
-import { genesisBlocks, getNetwork } from '@weft/block'
+import { genesisBlocks, getNetwork, type Header } from '@weft/block'
 import type { NetworkName } from '@weft/types'
 import { ClassicLevel } from 'classic-level'
 import { BlockReads } from './block-reads.js'
-import type { ChainStore } from './chain-store.js'
+import type { ChainStore, CutPolicy } from './chain-store.js'
 import { readHeads } from './cut.js'
-import { NetworkMismatchError, StoreOpenError } from './errors.js'
+import { CorruptStoreError, NetworkMismatchError, StoreOpenError } from './errors.js'
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
+import { readAdoptedCut } from './node-cut.js'
 
 /** Options of `openStore`. */
 export interface OpenStoreOptions {
@@ -14,6 +15,13 @@ export interface OpenStoreOptions {
   path: string
   /** The one network this store keeps; a folder keeps the network it was created for. */
   network: NetworkName
+  /** How the node's cut is chosen: `fork-choice` (default) or `adopted` (see `CutPolicy`). */
+  cutPolicy?: CutPolicy
+  /**
+   * Whether each block's adjacents must be stored blocks of their chains at its parent's height
+   * (default true): blocks must then come after the neighbours they name.
+   */
+  checkBraiding?: boolean
 }
 
 const layoutVersion = '1'
@@ -41,12 +49,33 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
     } else if (storedNetwork.toString() !== network.name) {
       throw new NetworkMismatchError(network.name, storedNetwork.toString())
     }
-    const store = new LevelChainStore(db, network, await readHeads(db, new BlockReads(db)))
+    const reads = new BlockReads(db)
+    const cutPolicy = options.cutPolicy ?? 'fork-choice'
+    const store = new LevelChainStore(db, network, await readHeads(db, reads), {
+      cutPolicy,
+      checkBraiding: options.checkBraiding ?? true,
+      adopted: cutPolicy === 'adopted' ? await readAdopted(db, reads) : undefined,
+    })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.
     await store.insertMany(genesisBlocks(network))
+    store.standOnHeadsUntilAdoption()
     return store
   } catch (error) {
     await db.close()
     throw error
   }
+}
+
+// The adopted cut persisted in `db`, its heads read in one batch; undefined when none was adopted.
+async function readAdopted(db: ChainDb, reads: BlockReads): Promise<Map<number, Header> | undefined> {
+  const hashes = await readAdoptedCut(db)
+  if (hashes === undefined) return undefined
+  const heads = await reads.storedHeaders([...hashes.values()], 'pool')
+  const cut = new Map<number, Header>()
+  ;[...hashes].forEach(([chain, hash], index) => {
+    const head = heads[index]
+    if (head === undefined) throw new CorruptStoreError(`the adopted head ${hash.toString('base64url')} of chain ${chain} is not stored`)
+    cut.set(chain, head.header)
+  })
+  return cut
 }

@@ -10,7 +10,7 @@ const genesis0 = () => genesisBlock(development, 0).header
 
 t.test('a payload shared by many blocks is stored once', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const line = mineLine(development, genesis0(), 3, { payload: makePayload('shared-by-all', 2) })
   await store.insertMany(line.slice(0, 1))
   await store.insertMany(line.slice(1))
@@ -21,7 +21,7 @@ t.test('a payload shared by many blocks is stored once', async (t) => {
 
 t.test('insertMany across batches writes a payload shared with an earlier batch once and skips repeated blocks', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const line = mineLine(development, genesis0(), 300, { payload: makePayload('shared-across-batches', 1) })
   // Index 260 is in the second batch of 256, validated while the first is still being written.
   t.equal(await store.insertMany([...line.slice(0, 260), line[10]!, ...line.slice(260)]), 300)
@@ -32,7 +32,7 @@ t.test('insertMany across batches writes a payload shared with an earlier batch 
 
 t.test('a corrupt record met by a later batch of insertMany refuses the call after the earlier batches are written', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const [a, b] = mineLine(development, genesis0(), 2, { payload: makePayload('corrupt-later') })
   await store.insertMany([a!, b!])
   await store.close()

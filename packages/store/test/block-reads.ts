@@ -10,7 +10,7 @@ const genesis0 = () => genesisBlock(development, 0).header
 
 t.test('records the layout promises but that are missing are reported as CORRUPT_STORE', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const [a, b] = mineLine(development, genesis0(), 2, { payload: makePayload('corrupt') })
   await store.insertMany([a!, b!])
   await store.close()

@@ -1,7 +1,7 @@
-import { genesisBlock, getNetwork, type Header, headerToJsonText, MAX_U256 } from '@weft/block'
+import { genesisBlock, getNetwork, headerToJsonText, MAX_U256 } from '@weft/block'
 import t from 'tap'
-import { Cut, type CutPolicy, heaviestBlockPolicy } from '../src/cut.js'
-import type { JoinedBlock, StoreEvent } from '../src/index.js'
+import { ChainHeads } from '../src/cut.js'
+import type { StoreEvent } from '../src/index.js'
 import { openStore } from '../src/index.js'
 import { blockKey, headKey } from '../src/keys.js'
 import { makePayload, mineChild, mineLine } from '../src/suite/chain-miner.js'
@@ -9,14 +9,10 @@ import { editFolder, open } from './fixtures/level.js'
 
 const development = getNetwork('development')
 const genesis0 = () => genesisBlock(development, 0).header
-const entry = (header: Header): JoinedBlock => ({ header, headerJson: Buffer.from(headerToJsonText(header, 'spec')), txCount: 0 })
-const noWalk = () => {
-  throw new Error('Expected no walk')
-}
 
 t.test('a reorg walk that meets a missing ancestor is CORRUPT_STORE, writes nothing and leaves the cut', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const [a, b] = mineLine(development, genesis0(), 2)
   await store.insertMany([a!, b!])
   await store.close()
@@ -31,7 +27,7 @@ t.test('a reorg walk that meets a missing ancestor is CORRUPT_STORE, writes noth
 
 t.test('a reorg walk that meets a missing ancestor on the winning branch is CORRUPT_STORE too', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const main = mineLine(development, genesis0(), 2, { target: MAX_U256 >> 1n })
   const side = mineLine(development, genesis0(), 2, { payload: makePayload('side') })
   await store.insertMany([...main, ...side])
@@ -45,7 +41,7 @@ t.test('a reorg walk that meets a missing ancestor on the winning branch is CORR
 
 t.test('a reorg 1,000 blocks deep, read from disk after a reopen, announces the whole winning branch', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const g = genesis0()
   const main = mineLine(development, g, 1000, { target: MAX_U256 >> 1n })
   const side = mineLine(development, g, 1000, { payload: makePayload('cold') })
@@ -63,9 +59,9 @@ t.test('a reorg 1,000 blocks deep, read from disk after a reopen, announces the 
   reopened.subscribe((event) => events.push(event))
   const overtaking = mineChild(development, side.at(-1)!.header, { target: MAX_U256 >> 12n })
   await reopened.insert(overtaking)
-  const best = events.find((event) => event.type === 'best')
-  t.ok(best?.type === 'best')
-  if (best?.type !== 'best') return
+  const best = events.find((event) => event.type === 'cut')
+  t.ok(best?.type === 'cut')
+  if (best?.type !== 'cut') return
   t.same(
     best.joined.map((joined) => joined.header.hash.toString('hex')),
     [...side, overtaking].map((block) => block.header.hash.toString('hex')),
@@ -76,30 +72,27 @@ t.test('a reorg 1,000 blocks deep, read from disk after a reopen, announces the 
   )
 })
 
-t.test('the default policy takes a block that beats the head, or the first block of a chain', async (t) => {
-  const [light, heavy] = [mineChild(development, genesis0()), mineChild(development, genesis0(), { target: MAX_U256 >> 2n })]
-  const heads = new Map<number, Header>()
-  t.ok(heaviestBlockPolicy.takesHead(light.header, undefined, heads))
-  t.ok(heaviestBlockPolicy.takesHead(heavy.header, light.header, heads))
-  t.notOk(heaviestBlockPolicy.takesHead(light.header, heavy.header, heads))
-})
-
-t.test('another cut policy decides which staged blocks become heads; the cut moves only when a draft is committed', async (t) => {
-  // A policy that keeps each chain at its first head: blocks are stored, the cut never moves.
-  const firstOnly: CutPolicy = { takesHead: (_, current) => current === undefined }
-  const g = genesis0()
-  const cut = new Cut(new Map([[0, g]]), firstOnly)
-  const [a] = mineLine(development, g, 1)
-  const draft = cut.draft()
-  t.equal(await draft.offer(entry(a!.header), noWalk), undefined)
-  t.same(draft.operations(), [])
-  const other = genesisBlock(development, 1).header
-  const best = await draft.offer(entry(other), noWalk)
-  t.match(best, { type: 'best', chain: 1, head: other })
-  t.same(draft.operations(), [{ type: 'put', key: headKey(1), value: other.hash }])
-  t.equal(cut.heads.get(1), undefined, 'not before the commit')
-  const next = cut.draft(draft)
-  t.equal(next.heads.get(1), other, 'a draft may start from a draft still being written')
-  cut.commit(draft)
-  t.equal(cut.heads.get(1), other)
-})
+t.test(
+  "the heads take a block that beats its chain's head, or the first block of a chain; they move only when a draft is committed",
+  async (t) => {
+    const g = genesis0()
+    const heads = new ChainHeads(new Map([[0, g]]))
+    const [light, heavy] = [mineChild(development, g), mineChild(development, g, { target: MAX_U256 >> 2n })]
+    const draft = heads.draft()
+    t.ok(draft.offer(light.header))
+    t.ok(draft.offer(heavy.header))
+    t.notOk(draft.offer(light.header), 'a lighter block does not replace the head')
+    const other = genesisBlock(development, 1).header
+    t.ok(draft.offer(other), 'the first block of a chain')
+    t.same(
+      draft.operations().map((operation) => operation.key),
+      [headKey(0), headKey(1)],
+    )
+    t.equal(heads.heads.get(1), undefined, 'not before the commit')
+    const next = heads.draft(draft)
+    t.equal(next.heads.get(1), other, 'a draft may start from a draft still being written')
+    heads.commit(draft)
+    t.equal(heads.heads.get(0), heavy.header)
+    t.equal(heads.heads.get(1), other)
+  },
+)

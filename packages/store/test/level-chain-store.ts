@@ -8,5 +8,5 @@ const root = t.testdir()
 let stores = 0
 chainStoreSuite(
   (name, fn) => t.test(name, fn),
-  (network) => openStore({ path: join(root, String(stores++)), network }),
+  (network, options) => openStore({ path: join(root, String(stores++)), network, ...options }),
 )

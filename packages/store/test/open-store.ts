@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { genesisBlock, getNetwork } from '@weft/block'
+import { genesisBlock, genesisBlocks, getNetwork } from '@weft/block'
 import t from 'tap'
 import { openStore } from '../src/index.js'
 import { blockKey, hashIndexKey, headKey } from '../src/keys.js'
-import { mineLine } from '../src/suite/chain-miner.js'
+import { adoptedCutKey } from '../src/node-cut.js'
+import { mineBraid, mineLine } from '../src/suite/chain-miner.js'
 import { editFolder, open } from './fixtures/level.js'
 
 const development = getNetwork('development')
@@ -15,18 +16,19 @@ t.test('a fresh mainnet01 store starts with the real genesis blocks of the vecto
   const vectors = JSON.parse(readFileSync(new URL('../../../fixtures/vectors/genesis-mainnet01.json', import.meta.url), 'utf8')) as Array<{
     header: { hash: string; chainId: number; height: number }
   }>
-  t.equal(store.cut().size, 20)
+  t.equal(store.heads().size, 20)
   for (const vector of vectors) {
-    const head = store.cut().get(vector.header.chainId)
+    const head = store.heads().get(vector.header.chainId)
     t.equal(head && text(head.hash), vector.header.hash)
     t.equal(head?.height, vector.header.height)
   }
-  t.equal(store.cut().get(10)?.height, 852054)
+  t.equal(store.heads().get(10)?.height, 852054)
+  t.same([...store.cut().keys()], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'the genesis cut: chains 10-19 join at the transition')
 })
 
 t.test('the cut survives a reopen', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const line = mineLine(development, genesisBlock(development, 4).header, 3)
   await store.insertMany(line)
   await store.close()
@@ -38,7 +40,10 @@ t.test('the cut survives a reopen', async (t) => {
 t.test('a folder keeps its network: opening it as another is NETWORK_MISMATCH', async (t) => {
   const path = t.testdir()
   await (await openStore({ path, network: 'test-singleton' })).close()
-  await t.rejects(openStore({ path, network: 'development' }), { code: 'NETWORK_MISMATCH', name: 'NetworkMismatchError' })
+  await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), {
+    code: 'NETWORK_MISMATCH',
+    name: 'NetworkMismatchError',
+  })
   // The refused open closed the database again, so the right network still opens.
   const store = await open(t, 'test-singleton', path)
   t.equal(store.cut().size, 1)
@@ -47,12 +52,12 @@ t.test('a folder keeps its network: opening it as another is NETWORK_MISMATCH', 
 t.test('a folder held by another open store is STORE_OPEN_FAILED', async (t) => {
   const path = t.testdir()
   await open(t, 'development', path)
-  await t.rejects(openStore({ path, network: 'development' }), { code: 'STORE_OPEN_FAILED', name: 'StoreOpenError' })
+  await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), { code: 'STORE_OPEN_FAILED', name: 'StoreOpenError' })
 })
 
 t.test('genesis blocks missing from an existing folder are put back on open', async (t) => {
   const path = t.testdir()
-  await (await openStore({ path, network: 'development' })).close()
+  await (await openStore({ path, network: 'development', checkBraiding: false })).close()
   const g = genesisBlock(development, 3).header
   await editFolder(path, (db) =>
     db.batch([
@@ -68,10 +73,41 @@ t.test('genesis blocks missing from an existing folder are put back on open', as
 
 t.test('a best head without its block record makes open fail with CORRUPT_STORE', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development' })
+  const store = await openStore({ path, network: 'development', checkBraiding: false })
   const [a] = mineLine(development, genesis0(), 1)
   await store.insert(a!)
   await store.close()
   await editFolder(path, (db) => db.del(hashIndexKey(a!.header.hash)))
-  await t.rejects(openStore({ path, network: 'development' }), { code: 'CORRUPT_STORE', message: /best head/ })
+  await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), { code: 'CORRUPT_STORE', message: /best head/ })
+})
+
+t.test('an adopted cut survives a reopen; a store that adopted none stands on its heads', async (t) => {
+  const path = t.testdir()
+  const first = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
+  const { blocks, tips } = mineBraid(development, new Map(genesisBlocks(development).map((b) => [b.header.chainId, b.header])), 2)
+  await first.insertMany(blocks)
+  t.same(first.cut().get(0), genesis0(), 'nothing adopted yet: the genesis cut')
+  await first.adoptCut(new Map([...tips].map(([chain, tip]) => [chain, tip.hash])))
+  await first.close()
+  const reopened = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
+  t.teardown(() => reopened.close())
+  t.same(reopened.cut().get(0), tips.get(0))
+  t.equal(reopened.cut().size, 20)
+})
+
+t.test('an adopted cut record that is cut short or names a missing head makes open fail with CORRUPT_STORE', async (t) => {
+  const path = t.testdir()
+  await (await openStore({ path, network: 'development', cutPolicy: 'adopted' })).close()
+  await editFolder(path, (db) => db.put(adoptedCutKey, Buffer.alloc(37)))
+  await t.rejects(openStore({ path, network: 'development', cutPolicy: 'adopted' }), { code: 'CORRUPT_STORE', message: /multiple of 36/ })
+  await editFolder(path, (db) => db.put(adoptedCutKey, Buffer.alloc(36, 7)))
+  await t.rejects(openStore({ path, network: 'development', cutPolicy: 'adopted' }), { code: 'CORRUPT_STORE', message: /adopted head/ })
+  const forkChoice = await openStore({ path, network: 'development' })
+  t.equal(forkChoice.cut().size, 20, 'a fork-choice store ignores the record')
+  await forkChoice.close()
+})
+
+t.test('mineBraid refuses to mine a chain whose neighbour it was not given', async (t) => {
+  const tips = new Map([[0, genesis0()]])
+  t.throws(() => mineBraid(development, tips, 1), /Expected chain 5 to have a block at 0 for chain 0/)
 })

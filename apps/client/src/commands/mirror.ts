@@ -64,7 +64,8 @@ export async function run(values: Values, io: CliIo): Promise<void> {
     : undefined
   const writes: Promise<void>[] = []
   const { network } = await upstream.target()
-  const store = await openStore({ path: data, network })
+  // The mirror copies chain by chain, so a block may come before the neighbours it names.
+  const store = await openStore({ path: data, network, checkBraiding: false })
   try {
     await mirror(upstream, store, {
       ...options,

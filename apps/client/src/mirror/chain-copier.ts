@@ -32,7 +32,7 @@ export class ChainCopier {
     const info = await this.#upstream.info()
     const chains = info.nodeGenesisHeights.map(([chain, height]) => ({ chain: Number(chain), genesis: height }))
     const starts = new Map(
-      chains.map(({ chain, genesis }) => [chain, Math.max(genesis, (this.#store.cut().get(chain)?.height ?? genesis) - this.#margin)]),
+      chains.map(({ chain, genesis }) => [chain, Math.max(genesis, (this.#store.heads().get(chain)?.height ?? genesis) - this.#margin)]),
     )
     const onProgress = this.#options.onProgress
     const progress: ProgressRecorder | undefined = onProgress ? await progressRecorder(this.#upstream, starts, onProgress) : undefined
@@ -110,7 +110,7 @@ export class ChainCopier {
     } catch (error) {
       if (!(error instanceof MissingParentError)) throw error
     }
-    const head = this.#store.cut().get(chain)
+    const head = this.#store.heads().get(chain)
     const bounds = { upper: [encodeHash(block.header.hash)], lower: head ? [encodeHash(head.hash)] : [] }
     const missing: Block[] = []
     for await (const item of this.#upstream.branch(chain, bounds)) missing.push(blockFromJson(item))

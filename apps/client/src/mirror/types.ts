@@ -2,7 +2,7 @@ import type { ChainStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 
 /** What the mirror needs of a store: its network, its heads, its inserts and header reads. */
-export type MirrorStore = Pick<ChainStore, 'network' | 'cut' | 'insert' | 'insertMany' | 'getHeader'>
+export type MirrorStore = Pick<ChainStore, 'network' | 'heads' | 'insert' | 'insertMany' | 'getHeader'>
 
 /** Options of `mirror`. */
 export interface MirrorOptions {

@@ -1,13 +1,28 @@
 import assert from 'node:assert/strict'
 import type { NetworkName } from '@weft/types'
-import type { ChainStore, StoreEvent } from '../chain-store.js'
+import type { ChainStore, CutPolicy, StoreEvent } from '../chain-store.js'
 
-/** Opens a fresh, empty store of `network` (its genesis blocks only); the suite closes it. */
-export type ChainStoreFactory = (network: NetworkName) => Promise<ChainStore>
+/** How the suite asks for a store: its cut policy and whether it checks braiding (see `openStore`). */
+export interface SuiteStoreOptions {
+  readonly cutPolicy: CutPolicy
+  readonly checkBraiding: boolean
+}
+
+/** Opens a fresh, empty store of `network` (its genesis blocks only) with `options`; the suite closes it. */
+export type ChainStoreFactory = (network: NetworkName, options: SuiteStoreOptions) => Promise<ChainStore>
+
+// Most contract tests mine lines on one chain whose adjacents name made-up neighbours: their stores
+// do not check braiding (braiding-tests.ts does).
+const lineStore: SuiteStoreOptions = { cutPolicy: 'fork-choice', checkBraiding: false }
 
 /** Opens a fresh store, runs `body`, and closes the store whatever happened (closing twice is allowed). */
-export async function withStore(open: ChainStoreFactory, body: (store: ChainStore) => Promise<void>, network: NetworkName = 'development') {
-  const store = await open(network)
+export async function withStore(
+  open: ChainStoreFactory,
+  body: (store: ChainStore) => Promise<void>,
+  network: NetworkName = 'development',
+  options: SuiteStoreOptions = lineStore,
+) {
+  const store = await open(network, options)
   try {
     await body(store)
   } finally {

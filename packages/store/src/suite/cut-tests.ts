@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict'
 import { blockToJsonText, genesisBlock, getNetwork, headerToJsonText, MAX_U256 } from '@weft/block'
 import type { RegisterTest } from '@weft/traversal/suite'
+import type { StoreEvent } from '../chain-store.js'
 import { makePayload, mineChild, mineLine } from './chain-miner.js'
 import { type ChainStoreFactory, collect, recordEvents, text, withStore } from './context.js'
 
 const development = getNetwork('development')
 const genesis0 = () => genesisBlock(development, 0).header
+
+// An event in a line: `inserted <height>`, or `cut` and each joined block as `<chain>:<height>`.
+const describe = (e: StoreEvent): string =>
+  e.type === 'inserted' ? `inserted ${e.header.height}` : `cut ${e.joined.map((j) => `${j.header.chainId}:${j.header.height}`).join(',')}`
 
 /** The cut, its tie-break, and what a reorg announces. */
 export function cutTests(test: RegisterTest, open: ChainStoreFactory): void {
@@ -33,24 +38,25 @@ export function cutTests(test: RegisterTest, open: ChainStoreFactory): void {
       assert.equal(before.get(0)?.hash.equals(low.header.hash), true, 'a map handed out earlier does not change')
     }))
 
-  test('the change feed announces inserts in order and best-head changes with the blocks that joined', () =>
+  test('the change feed announces inserts in order, then the cut each write leaves with the blocks that joined it', () =>
     withStore(open, async (store) => {
       const events = recordEvents(store)
-      const [a, b] = mineLine(development, genesis0(), 2)
+      const [a, b, c] = mineLine(development, genesis0(), 3)
       await store.insertMany([a!, b!])
-      assert.deepEqual(
-        events.map((e) =>
-          e.type === 'inserted' ? `inserted ${e.header.height}` : `best ${e.chain} ${e.joined.map((j) => j.header.height).join(',')}`,
-        ),
-        ['inserted 1', 'best 0 1', 'inserted 2', 'best 0 2'],
-      )
+      await store.insert(c!)
+      assert.deepEqual(events.map(describe), ['inserted 1', 'inserted 2', 'cut 0:1,0:2', 'inserted 3', 'cut 0:3'])
+      const last = events.at(-1)!
+      assert.ok(last.type === 'cut')
+      assert.equal(last.cut.size, 20)
+      assert.deepEqual(last.cut.get(0), c!.header)
+      assert.equal(last.cut, store.cut(), 'the event carries the cut the store now stands on')
       const inserted = events[0]!
       assert.ok(inserted.type === 'inserted')
       assert.equal(inserted.headerJson.toString(), headerToJsonText(a!.header, 'spec'))
       assert.equal(inserted.txCount, 0)
     }))
 
-  test('a reorg announces the new branch from the fork point, ancestors first; orphan inserts announce no best', () =>
+  test('a reorg announces the new branch from the fork point, ancestors first; orphan inserts do not move the cut', () =>
     withStore(open, async (store) => {
       const main = mineLine(development, genesis0(), 3)
       await store.insertMany(main)
@@ -66,9 +72,9 @@ export function cutTests(test: RegisterTest, open: ChainStoreFactory): void {
       events.length = 0
       const overtaking = mineChild(development, side[1]!.header, { target: MAX_U256 >> 4n })
       await store.insert(overtaking)
-      const best = events.find((e) => e.type === 'best')
-      assert.ok(best?.type === 'best')
-      assert.deepEqual(best.head, overtaking.header)
+      const best = events.find((e) => e.type === 'cut')
+      assert.ok(best?.type === 'cut')
+      assert.deepEqual(best.cut.get(0), overtaking.header)
       assert.deepEqual(
         best.joined.map((j) => text(j.header.hash)),
         [side[0]!, side[1]!, overtaking].map((b) => text(b.header.hash)),
@@ -91,22 +97,55 @@ export function cutTests(test: RegisterTest, open: ChainStoreFactory): void {
       const events = recordEvents(store)
       const heavy = mineChild(development, g, { target: MAX_U256 >> 8n, payload: makePayload('short') })
       await store.insert(heavy)
-      const best = events.find((e) => e.type === 'best')
-      assert.ok(best?.type === 'best' && best.joined.length === 1 && best.joined[0]!.header.hash.equals(heavy.header.hash))
+      const best = events.find((e) => e.type === 'cut')
+      assert.ok(best?.type === 'cut' && best.joined.length === 1 && best.joined[0]!.header.hash.equals(heavy.header.hash))
       for (const block of long) assert.equal((await store.getBlockJson(block.header.hash))?.toString(), blockToJsonText(block, 'spec'))
       const heights = (await collect(store.range({ chain: 0, minheight: 1 }))).map((i) => i.height)
       assert.deepEqual(heights, [1, 1, 2, 3, 4])
     }))
 
-  test('a reorg whose blocks arrive in one insertMany call is announced per block', () =>
+  test('a reorg whose blocks arrive in one insertMany call is announced once, for the cut it leaves', () =>
     withStore(open, async (store) => {
       const g = genesis0()
       await store.insertMany(mineLine(development, g, 2))
       const events = recordEvents(store)
       await store.insertMany(mineLine(development, g, 3, { payload: makePayload('one-call') }))
-      const bests = events.flatMap((e) => (e.type === 'best' ? [e.joined.map((j) => j.header.height)] : []))
-      assert.deepEqual(bests, [[1, 2, 3]], 'the third side block overtakes, and the whole side branch joins')
+      const cuts = events.flatMap((e) => (e.type === 'cut' ? [e.joined.map((j) => j.header.height)] : []))
+      assert.deepEqual(cuts, [[1, 2, 3]], 'the third side block overtakes, and the whole side branch joins')
     }))
+
+  test('a fork pair written in one batch announces one branch: the head the same write replaced never joins', () =>
+    withStore(open, async (store) => {
+      const events = recordEvents(store)
+      const g = genesis0()
+      const light = mineChild(development, g, { payload: makePayload('light') })
+      const heavy = mineChild(development, g, { target: MAX_U256 >> 2n, payload: makePayload('heavy') })
+      await store.insertMany([light, heavy])
+      assert.deepEqual(events.map(describe), ['inserted 1', 'inserted 1', 'cut 0:1'])
+      const cut = events.at(-1)!
+      assert.ok(cut.type === 'cut')
+      assert.equal(text(cut.joined[0]!.header.hash), text(heavy.header.hash))
+    }))
+
+  test('blocks joining on several chains in one write come ancestors first, by height then chain', () =>
+    withStore(open, async (store) => {
+      const events = recordEvents(store)
+      const [a1, a2] = mineLine(development, genesisBlock(development, 5).header, 2)
+      const [b1] = mineLine(development, genesisBlock(development, 2).header, 1)
+      await store.insertMany([a1!, a2!, b1!])
+      assert.deepEqual(events.at(-1) && describe(events.at(-1)!), 'cut 2:1,5:1,5:2')
+    }))
+
+  test('a cut holds the chains of the graph at its lowest head: a mainnet01 store of genesis blocks has ten', () =>
+    withStore(
+      open,
+      async (store) => {
+        assert.deepEqual([...store.cut().keys()], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+        assert.equal(store.heads().size, 20, 'every chain has its genesis block as head')
+        assert.equal(store.heads().get(10)?.height, 852054)
+      },
+      'mainnet01',
+    ))
 
   test('a deep reorg announces every block of the winning branch, ancestors first', () =>
     withStore(open, async (store) => {
@@ -120,8 +159,8 @@ export function cutTests(test: RegisterTest, open: ChainStoreFactory): void {
       const events = recordEvents(store)
       const overtaking = mineChild(development, side.at(-1)!.header, { target: MAX_U256 >> 11n })
       await store.insert(overtaking)
-      const best = events.find((e) => e.type === 'best')
-      assert.ok(best?.type === 'best')
+      const best = events.find((e) => e.type === 'cut')
+      assert.ok(best?.type === 'cut')
       assert.deepEqual(
         best.joined.map((j) => text(j.header.hash)),
         [...side, overtaking].map((b) => text(b.header.hash)),

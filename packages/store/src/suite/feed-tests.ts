@@ -22,7 +22,7 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
         const heard: string[] = []
         store.subscribe((e) => heard.push(e.type))
         assert.deepEqual(await store.insert(mineChild(development, genesis0())), { inserted: true })
-        assert.deepEqual(heard, ['inserted', 'best'])
+        assert.deepEqual(heard, ['inserted', 'cut'])
         await new Promise((resolve) => setImmediate(resolve))
         const warning = warnings[0] as Error & { code?: string }
         assert.equal(warning?.name, 'ListenerError')
@@ -101,7 +101,7 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
     }))
 
   test('close waits for queued inserts, and every later call throws STORE_CLOSED', async () => {
-    const store = await open('development')
+    const store = await open('development', { cutPolicy: 'fork-choice', checkBraiding: false })
     const line = mineLine(development, genesis0(), 3)
     const pending = store.insertMany(line)
     await store.close()

@@ -1,6 +1,8 @@
 import { type Block, genesisBlock, getNetwork, type Header } from '@weft/block'
 import type { HeaderRef } from '@weft/traversal'
 import { headerSourceSuite, type RegisterTest, type TreeBlock } from '@weft/traversal/suite'
+import { adoptedCutTests } from './adopted-cut-tests.js'
+import { braidingTests } from './braiding-tests.js'
 import { mineChild } from './chain-miner.js'
 import type { ChainStoreFactory } from './context.js'
 import { cutTests } from './cut-tests.js'
@@ -9,8 +11,8 @@ import { insertTests } from './insert-tests.js'
 import { readTests } from './read-tests.js'
 
 export type { RegisterTest } from '@weft/traversal/suite'
-export { type ChildOptions, makePayload, mineChild, mineLine } from './chain-miner.js'
-export type { ChainStoreFactory } from './context.js'
+export { type ChildOptions, type MinedBraid, makePayload, mineBraid, mineChild, mineLine } from './chain-miner.js'
+export type { ChainStoreFactory, SuiteStoreOptions } from './context.js'
 
 const development = getNetwork('development')
 
@@ -25,13 +27,15 @@ export function chainStoreSuite(test: RegisterTest, open: ChainStoreFactory): vo
   insertTests(test, open)
   readTests(test, open)
   cutTests(test, open)
+  braidingTests(test, open)
+  adoptedCutTests(test, open)
   feedTests(test, open)
   let mined: { blocks: Block[]; headers: Header[] } | undefined
   headerSourceSuite(
     (name, fn) => test(`as a HeaderSource: ${name}`, fn),
     async (tree) => {
       mined ??= mineTree(tree)
-      const store = await open('development')
+      const store = await open('development', { cutPolicy: 'fork-choice', checkBraiding: false })
       await store.insertMany(mined.blocks)
       const refs: HeaderRef[] = mined.headers.map(({ hash, parent, height, chainId }) => ({ hash, parent, height, chainId }))
       return { source: store, refs, close: () => store.close() }

@@ -71,7 +71,7 @@ export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
     }))
 
   test('leaving a range early releases it, so the store still closes', async () => {
-    const store = await open('development')
+    const store = await open('development', { cutPolicy: 'fork-choice', checkBraiding: false })
     await store.insertMany(mineLine(development, genesis0(), 10))
     const heights: number[] = []
     for await (const item of store.range({ chain: 0 })) {

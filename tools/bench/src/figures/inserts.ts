@@ -4,15 +4,15 @@ import { join } from 'node:path'
 import { type Block, blockFromJsonText, computeBlockHash, computePayloadHashes, powHash } from '@weft/block'
 import { type ChainStore, openStore } from '@weft/store'
 
-/** Devnet blocks of the bench store, parent first: heights 1..perChain of every chain, orphans included. */
+/** Devnet blocks of the bench store, heights 1..perChain of every chain, orphans included, by height: each after its parent and neighbours. */
 export async function sampleBlocks(store: ChainStore, perChain: number): Promise<Block[]> {
   const blocks: Block[] = []
-  for (const chain of store.cut().keys()) {
+  for (const chain of store.heads().keys()) {
     const items = []
     for await (const item of store.range({ chain, minheight: 1, maxheight: perChain })) items.push(item)
     for (const json of await store.readRangeBlocks(items)) blocks.push(blockFromJsonText(json))
   }
-  return blocks
+  return blocks.sort((a, b) => a.header.height - b.header.height || a.header.chainId - b.header.chainId)
 }
 
 /** Blocks per second of validated inserts and of the hashing alone, measured on the same blocks. */

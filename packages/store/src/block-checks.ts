@@ -1,0 +1,99 @@
+import { type Block, BlockValidationError, genesisHeight, type Header, type Network, validateBlock } from '@weft/block'
+import { hashMapKey } from '@weft/hash-text'
+import type { HeaderRef } from '@weft/traversal'
+import type { BlockReads } from './block-reads.js'
+import type { JoinedBlock } from './chain-store.js'
+import { InvalidBlockError, MissingAdjacentError, MissingParentError } from './errors.js'
+import type { KnownBlocks } from './line-reader.js'
+import type { RecentHeader } from './recent-headers.js'
+
+/** What a batch knows of the blocks its new ones name: parents and adjacents that are stored already, by `hashMapKey`. */
+export interface NamedBlocks {
+  readonly parents: ReadonlyMap<string, RecentHeader>
+  readonly adjacents: ReadonlyMap<string, HeaderRef>
+}
+
+/**
+ * Reads, in one batch each, the parents and (when braiding is checked) the adjacents that `blocks`
+ * name and that memory does not hold: neither among `newHashes` (the batch's own new blocks), nor
+ * `known` (in flight or recent).
+ */
+export async function readNamedBlocks(
+  reads: BlockReads,
+  blocks: readonly Block[],
+  newHashes: ReadonlySet<string>,
+  known: KnownBlocks,
+  checkBraiding: boolean,
+): Promise<NamedBlocks> {
+  const missing = (key: string): boolean => !newHashes.has(key) && known(key) === undefined
+  const wantedParents = new Map<string, Buffer>()
+  const wantedAdjacents = new Map<string, Buffer>()
+  for (const { header } of blocks) {
+    const key = hashMapKey(header.parent)
+    if (missing(key)) wantedParents.set(key, header.parent)
+    if (!checkBraiding) continue
+    for (const [, hash] of header.adjacents) {
+      const adjacentKey = hashMapKey(hash)
+      if (missing(adjacentKey)) wantedAdjacents.set(adjacentKey, hash)
+    }
+  }
+  const [parentHeaders, adjacentRefs] = await Promise.all([
+    wantedParents.size === 0 ? [] : reads.storedHeaders([...wantedParents.values()], 'near'),
+    wantedAdjacents.size === 0 ? [] : reads.refs([...wantedAdjacents.values()]),
+  ])
+  return { parents: found(wantedParents, parentHeaders), adjacents: found(wantedAdjacents, adjacentRefs) }
+}
+
+function found<T>(wanted: ReadonlyMap<string, Buffer>, values: ReadonlyArray<T | undefined>): Map<string, T> {
+  const map = new Map<string, T>()
+  ;[...wanted.keys()].forEach((key, index) => {
+    const value = values[index]
+    if (value !== undefined) map.set(key, value)
+  })
+  return map
+}
+
+/**
+ * Why `block` is refused, or undefined when it may be written: its parent missing (unless it is a
+ * genesis block), one of its violations of `validateBlock`, or, with `adjacent` given (braiding
+ * checked), an adjacent that is not a stored block of its chain at the parent's height.
+ */
+export function refusal(
+  block: Block,
+  parent: Header | undefined,
+  network: Network,
+  adjacent: ((key: string) => Pick<HeaderRef, 'chainId' | 'height'> | undefined) | undefined,
+): Error | undefined {
+  const { header } = block
+  const genesis = isGenesisHeight(network, header.chainId, header.height)
+  if (parent === undefined && !genesis) return new MissingParentError(header.hash, header.parent)
+  const violations = validateBlock(block, parent, network)
+  if (violations.length > 0) return new InvalidBlockError(header.hash, violations)
+  if (genesis || adjacent === undefined) return undefined
+  // Chains and their count are checked by validateBlock; here each neighbour must be stored where it belongs.
+  for (const [chain, hash] of header.adjacents) {
+    const ref = adjacent(hashMapKey(hash))
+    if (ref === undefined) return new MissingAdjacentError(header.hash, chain, hash)
+    if (ref.chainId !== chain || ref.height !== header.height - 1) {
+      const message = `Expected adjacent ${hash.toString('base64url')} to be a block of chain ${chain} at height ${header.height - 1}, received one of chain ${ref.chainId} at height ${ref.height}`
+      return new InvalidBlockError(header.hash, [new BlockValidationError('INVALID_ADJACENTS', message)])
+    }
+  }
+  return undefined
+}
+
+/** Where a batch finds an adjacent: its own staged blocks and memory first, then what was read for it. */
+export function adjacentLookup(known: KnownBlocks, named: NamedBlocks): (key: string) => Pick<HeaderRef, 'chainId' | 'height'> | undefined {
+  return (key) => {
+    const entry: JoinedBlock | undefined = known(key)
+    return entry?.header ?? named.adjacents.get(key)
+  }
+}
+
+function isGenesisHeight(network: Network, chain: number, height: number): boolean {
+  try {
+    return genesisHeight(network, chain) === height
+  } catch {
+    return false
+  }
+}
