@@ -37,32 +37,86 @@ function attempt<T>(compute: () => T): T | Error {
   }
 }
 
+/** A violation found in a block on its own, as plain data, so that it can cross threads. */
+export interface WorkViolation {
+  readonly code: BlockViolationCode
+  readonly message: string
+  /** The error a malformed value threw, when there was one (lost when the check ran on another thread). */
+  readonly cause?: unknown
+}
+
+/**
+ * The checks of a block that need nothing but the block itself: its hash, its payload's hashes
+ * and its proof of work. They are nearly all of validation's cost, so a store may run them on
+ * worker threads and hand the result to `validateBlock`.
+ */
+export interface BlockWork {
+  readonly blockHash: WorkViolation | undefined
+  readonly payloadHash: WorkViolation | undefined
+  readonly pow: WorkViolation | undefined
+}
+
+/** The hashing checks of `block` (see `BlockWork`): each one's violation, or undefined when it holds. */
+export function checkBlockWork(block: Block): BlockWork {
+  const h = block.header
+  let blockHash: WorkViolation | undefined
+  const hash = attempt(() => computeBlockHash(h))
+  if (hash instanceof Error)
+    blockHash = { code: 'INVALID_BLOCK_HASH', message: 'The block hash cannot be computed from a malformed header', cause: hash }
+  else if (!hash.equals(h.hash))
+    blockHash = { code: 'INVALID_BLOCK_HASH', message: `Expected block hash ${encodeHash(hash)}, received ${encodeHash(h.hash)}` }
+
+  let payloadHash: WorkViolation | undefined
+  const payload = attempt(() => computePayloadHashes(block.payload))
+  if (payload instanceof Error)
+    payloadHash = {
+      code: 'INVALID_PAYLOAD_HASH',
+      message: 'The payload hashes cannot be computed from a malformed payload',
+      cause: payload,
+    }
+  else if (!payload.payloadHash.equals(h.payloadHash) || !payloadHashesMatch(block.payload, payload)) {
+    payloadHash = {
+      code: 'INVALID_PAYLOAD_HASH',
+      message: `Expected payload hash ${encodeHash(payload.payloadHash)} in the header and the payload, received ${encodeHash(h.payloadHash)} and ${String(block.payload.payloadHash)}`,
+    }
+  }
+
+  let pow: WorkViolation | undefined
+  const work = attempt(() => powHash(h))
+  if (work instanceof Error)
+    pow = { code: 'INVALID_POW', message: 'The proof-of-work hash cannot be computed from a malformed header', cause: work }
+  else if (work > h.target)
+    pow = {
+      code: 'INVALID_POW',
+      message: `Expected a proof-of-work hash <= target ${h.target.toString(16)}, received ${work.toString(16)}`,
+    }
+  return { blockHash, payloadHash, pow }
+}
+
 /**
  * Every way in which `block` is invalid as a child of `parent` on `network`; [] when it is valid.
  * With `parent` undefined the block must be the network's genesis block of its chain (proof of
  * work is not checked then). Adjacent blocks are checked by chain id against the graph in force
  * at the parent's height (see `blockAdjacentChains`); their hashes cannot be checked without the
- * other chains.
+ * other chains. `work`, the block's hashing checks, is computed here unless given (see `BlockWork`).
  */
-export function validateBlock(block: Block, parent: Header | undefined, network: Network): BlockValidationError[] {
+export function validateBlock(
+  block: Block,
+  parent: Header | undefined,
+  network: Network,
+  work: BlockWork = checkBlockWork(block),
+): BlockValidationError[] {
   const h = block.header
   const violations: BlockValidationError[] = []
   const violation = (code: BlockViolationCode, message: string, cause?: unknown): void => {
     violations.push(new BlockValidationError(code, message, cause === undefined ? undefined : { cause }))
   }
-
-  const hash = attempt(() => computeBlockHash(h))
-  if (hash instanceof Error) violation('INVALID_BLOCK_HASH', 'The block hash cannot be computed from a malformed header', hash)
-  else if (!hash.equals(h.hash)) violation('INVALID_BLOCK_HASH', `Expected block hash ${encodeHash(hash)}, received ${encodeHash(h.hash)}`)
-
-  const payload = attempt(() => computePayloadHashes(block.payload))
-  if (payload instanceof Error) violation('INVALID_PAYLOAD_HASH', 'The payload hashes cannot be computed from a malformed payload', payload)
-  else if (!payload.payloadHash.equals(h.payloadHash) || !payloadHashesMatch(block.payload, payload)) {
-    violation(
-      'INVALID_PAYLOAD_HASH',
-      `Expected payload hash ${encodeHash(payload.payloadHash)} in the header and the payload, received ${encodeHash(h.payloadHash)} and ${String(block.payload.payloadHash)}`,
-    )
+  const found = (found: WorkViolation | undefined): void => {
+    if (found !== undefined) violation(found.code, found.message, found.cause)
   }
+
+  found(work.blockHash)
+  found(work.payloadHash)
 
   if (h.version !== network.name) violation('INVALID_VERSION', `Expected a block of ${network.name}, received ${String(h.version)}`)
 
@@ -99,10 +153,6 @@ export function validateBlock(block: Block, parent: Header | undefined, network:
   const weight = parent.weight + difficulty(h.target)
   if (h.weight !== weight) violation('INVALID_WEIGHT', `Expected weight ${weight} (parent's plus difficulty), received ${h.weight}`)
 
-  const pow = attempt(() => powHash(h))
-  if (pow instanceof Error) violation('INVALID_POW', 'The proof-of-work hash cannot be computed from a malformed header', pow)
-  else if (pow > h.target)
-    violation('INVALID_POW', `Expected a proof-of-work hash <= target ${h.target.toString(16)}, received ${pow.toString(16)}`)
-
+  found(work.pow)
   return violations
 }

@@ -4,6 +4,7 @@ import {
   type Block,
   type BlockValidationError,
   type BlockViolationCode,
+  checkBlockWork,
   computeBlockHash,
   difficulty,
   EASY_TARGET,
@@ -84,4 +85,19 @@ t.test('a malformed header or payload in memory is reported, not thrown', async 
   const payloadFound = validateBlock(badPayload, parent.header, mainnet)
   t.same(codes(payloadFound), ['INVALID_PAYLOAD_HASH'])
   t.ok(payloadFound[0]?.cause instanceof Error)
+})
+
+t.test('the hashing checks run apart, as plain data that crosses threads, and validateBlock takes them', async (t) => {
+  const { parent, child } = mainnetPair()
+  const good = checkBlockWork(child)
+  t.same(good, { blockHash: undefined, payloadHash: undefined, pow: undefined })
+  const broken = withHeader(child, { nonce: child.header.nonce + 1n })
+  const work = structuredClone(checkBlockWork(broken))
+  t.same([work.blockHash?.code, work.pow?.code], ['INVALID_BLOCK_HASH', 'INVALID_POW'])
+  t.same(codes(validateBlock(broken, parent.header, mainnet, work)), codes(validateBlock(broken, parent.header, mainnet)))
+  t.same(
+    codes(validateBlock(child, parent.header, mainnet, work)),
+    ['INVALID_BLOCK_HASH', 'INVALID_POW'],
+    'the given checks are what counts',
+  )
 })

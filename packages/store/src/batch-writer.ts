@@ -1,6 +1,7 @@
-import { type Block, encodeHeader, type Header, headerToJsonText, type Network, payloadToJsonText, txCount } from '@weft/block'
+import type { Block, Header, Network } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
 import { adjacentLookup, readNamedBlocks, refusal } from './block-checks.js'
+import type { EncodedBlock } from './block-encoding.js'
 import type { BlockReads } from './block-reads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
@@ -9,6 +10,7 @@ import { blockKey, type ChainDb, encodeBlockRecord, encodeHashRecord, hashIndexK
 import { type KnownBlocks, LineReader } from './line-reader.js'
 import { cutJoined, forkChoiceCut, type NodeCut, sameCut } from './node-cut.js'
 import type { RecentHeaders } from './recent-headers.js'
+import type { ValidationPool } from './validation-pool.js'
 import { WriteQueue } from './write-queue.js'
 
 // What became of one block of a batch: true when written, false when it was stored already.
@@ -47,6 +49,8 @@ export interface BatchWriterParts {
   readonly feed: ChangeFeed
   /** Whether a block's adjacents must be stored blocks of their chains at its parent's height. */
   readonly checkBraiding: boolean
+  /** Where the hashing checks and encodings of a batch run. */
+  readonly pool: ValidationPool
 }
 
 // Blocks of one insertMany call written per batch: large enough to amortise a write, small enough
@@ -91,12 +95,27 @@ export class BatchWriter {
       // Each batch is validated while the one before it is being written: the write runs on
       // classic-level's thread pool, the validation on this thread. At most one batch is in flight,
       // so a failed write stops everything after it, and events keep their order.
+      // The pool hashes and encodes the next batch while this one is prepared and the one before is
+      // written: one batch ahead, so memory stays bounded and the caller's next call waits its turn.
       let previous: PreparedBatch | undefined
       let writing: Promise<void> = Promise.resolve()
-      for (let start = 0; start < blocks.length; start += blocksPerBatch) {
+      const batches: Array<readonly Block[]> = []
+      for (let start = 0; start < blocks.length; start += blocksPerBatch) batches.push(blocks.slice(start, start + blocksPerBatch))
+      const encodings = new Map<number, Promise<EncodedBlock[]>>()
+      const encode = (index: number): void => {
+        if (index >= batches.length || encodings.has(index)) return
+        const encoding = this.#parts.pool.encode(batches[index]!)
+        encoding.catch(() => undefined)
+        encodings.set(index, encoding)
+      }
+      for (const [index, batch] of batches.entries()) {
+        encode(index)
+        encode(index + 1)
         let prepared: PreparedBatch
         try {
-          prepared = await this.#prepare(blocks.slice(start, start + blocksPerBatch), true, previous)
+          const encoded = await encodings.get(index)!
+          encodings.delete(index)
+          prepared = await this.#prepare(batch, encoded, true, previous)
         } catch (error) {
           await writing
           throw error
@@ -135,11 +154,8 @@ export class BatchWriter {
     try {
       for (let start = 0; start < group.length; start += blocksPerBatch) {
         const part = group.slice(start, start + blocksPerBatch)
-        const prepared = await this.#prepare(
-          part.map((pending) => pending.block),
-          false,
-          undefined,
-        )
+        const blocks = part.map((pending) => pending.block)
+        const prepared = await this.#prepare(blocks, await this.#parts.pool.encode(blocks), false, undefined)
         await this.#commit(prepared)
         part.forEach((pending, index) => {
           const outcome = prepared.outcomes[index]!
@@ -158,7 +174,12 @@ export class BatchWriter {
   // before it still count) and the outcomes stop there; otherwise a refused block is skipped and
   // its descendants in the batch are refused for their missing parent. `previous` is the batch
   // being written meanwhile: its blocks count as stored and its heads as the cut.
-  async #prepare(blocks: readonly Block[], stopAtFailure: boolean, previous: PreparedBatch | undefined): Promise<PreparedBatch> {
+  async #prepare(
+    blocks: readonly Block[],
+    encoded: readonly EncodedBlock[],
+    stopAtFailure: boolean,
+    previous: PreparedBatch | undefined,
+  ): Promise<PreparedBatch> {
     const { db, network, reads, recent, checkBraiding } = this.#parts
     const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
     // Blocks among the recent or in-flight headers are stored; only the others are looked up,
@@ -193,15 +214,13 @@ export class BatchWriter {
         outcomes.push(false)
         continue
       }
-      const failure = refusal(block, known(hashMapKey(header.parent))?.header, network, adjacent)
+      const { work, headerBinary, headerJson, payloadJson, txCount: count } = encoded[index]!
+      const failure = refusal(block, known(hashMapKey(header.parent))?.header, network, adjacent, work)
       outcomes.push(failure ?? true)
       if (failure !== undefined) {
         if (stopAtFailure) break
         continue
       }
-      const headerBinary = encodeHeader(header)
-      const headerJson = Buffer.from(headerToJsonText(header, 'spec'))
-      const count = txCount(block.payload)
       const entry: JoinedBlock = { header, headerJson, txCount: count }
       staged.set(key, entry)
       operations.push(
@@ -221,7 +240,7 @@ export class BatchWriter {
         operations.push({
           type: 'put',
           key: payloadKey(header.payloadHash),
-          value: payloadToJsonText(block.payload),
+          value: payloadJson,
           valueEncoding: 'utf8',
         })
       }

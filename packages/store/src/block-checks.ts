@@ -1,4 +1,4 @@
-import { type Block, BlockValidationError, genesisHeight, type Header, type Network, validateBlock } from '@weft/block'
+import { type Block, BlockValidationError, type BlockWork, genesisHeight, type Header, type Network, validateBlock } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
 import type { HeaderRef } from '@weft/traversal'
 import type { BlockReads } from './block-reads.js'
@@ -55,19 +55,21 @@ function found<T>(wanted: ReadonlyMap<string, Buffer>, values: ReadonlyArray<T |
 
 /**
  * Why `block` is refused, or undefined when it may be written: its parent missing (unless it is a
- * genesis block), one of its violations of `validateBlock`, or, with `adjacent` given (braiding
- * checked), an adjacent that is not a stored block of its chain at the parent's height.
+ * genesis block), one of its violations of `validateBlock` (`work`: its hashing checks, done
+ * already), or, with `adjacent` given (braiding checked), an adjacent that is not a stored block of
+ * its chain at the parent's height.
  */
 export function refusal(
   block: Block,
   parent: Header | undefined,
   network: Network,
   adjacent: ((key: string) => Pick<HeaderRef, 'chainId' | 'height'> | undefined) | undefined,
+  work: BlockWork,
 ): Error | undefined {
   const { header } = block
   const genesis = isGenesisHeight(network, header.chainId, header.height)
   if (parent === undefined && !genesis) return new MissingParentError(header.hash, header.parent)
-  const violations = validateBlock(block, parent, network)
+  const violations = validateBlock(block, parent, network, work)
   if (violations.length > 0) return new InvalidBlockError(header.hash, violations)
   if (genesis || adjacent === undefined) return undefined
   // Chains and their count are checked by validateBlock; here each neighbour must be stored where it belongs.

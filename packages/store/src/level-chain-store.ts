@@ -12,6 +12,7 @@ import type { ChainDb, RangeItem } from './keys.js'
 import { forkChoiceCut, NodeCut } from './node-cut.js'
 import { RangeReader, rangeBounds } from './range-reader.js'
 import { type RecentHeader, RecentHeaders } from './recent-headers.js'
+import { ValidationPool } from './validation-pool.js'
 
 // Headers kept in memory for the next blocks' parents: a few dozen per chain of any network.
 const recentCapacity = 1024
@@ -20,6 +21,8 @@ const recentCapacity = 1024
 export interface LevelChainStoreOptions {
   readonly cutPolicy: CutPolicy
   readonly checkBraiding: boolean
+  /** Worker threads for the hashing checks of bulk inserts (0: inline). */
+  readonly validationThreads: number
   /** The adopted cut read from the store, if any (adopted policy only). */
   readonly adopted: ReadonlyMap<number, Header> | undefined
 }
@@ -34,6 +37,7 @@ export class LevelChainStore implements ChainStore {
   readonly #cut: NodeCut
   readonly #feed = new ChangeFeed()
   readonly #writer: BatchWriter
+  readonly #pool: ValidationPool
   readonly #adoptedOnce: boolean
   #closed = false
 
@@ -45,6 +49,7 @@ export class LevelChainStore implements ChainStore {
     this.#adoptedOnce = options.adopted !== undefined
     this.#cut = new NodeCut(options.cutPolicy, options.adopted ?? forkChoiceCut(network, this.#heads.heads))
     for (const head of heads.values()) this.#recent.add(head)
+    this.#pool = new ValidationPool(options.validationThreads)
     this.#writer = new BatchWriter({
       db,
       network,
@@ -54,6 +59,7 @@ export class LevelChainStore implements ChainStore {
       cut: this.#cut,
       feed: this.#feed,
       checkBraiding: options.checkBraiding,
+      pool: this.#pool,
     })
   }
 
@@ -153,6 +159,7 @@ export class LevelChainStore implements ChainStore {
     this.#closed = true
     await this.#writer.drain()
     this.#feed.clear()
+    await this.#pool.close()
     await this.#db.close()
   }
 

@@ -8,6 +8,7 @@ import { CorruptStoreError, NetworkMismatchError, StoreOpenError } from './error
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
 import { readAdoptedCut } from './node-cut.js'
+import { defaultValidationThreads } from './validation-pool.js'
 
 /** Options of `openStore`. */
 export interface OpenStoreOptions {
@@ -22,6 +23,12 @@ export interface OpenStoreOptions {
    * (default true): blocks must then come after the neighbours they name.
    */
   checkBraiding?: boolean
+  /**
+   * Worker threads that run the hashing checks and encodings of bulk inserts (`insertMany` batches
+   * of 32 blocks or more), one atomic batch still written at a time by the main thread. Default:
+   * one per core (`availableParallelism()`); 0 runs everything on the calling thread.
+   */
+  validationThreads?: number
 }
 
 const layoutVersion = '1'
@@ -54,6 +61,7 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
     const store = new LevelChainStore(db, network, await readHeads(db, reads), {
       cutPolicy,
       checkBraiding: options.checkBraiding ?? true,
+      validationThreads: options.validationThreads ?? defaultValidationThreads(),
       adopted: cutPolicy === 'adopted' ? await readAdopted(db, reads) : undefined,
     })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.

@@ -1,0 +1,8 @@
+// A worker thread of the validation pool: the hashing checks and encodings of a chunk of blocks.
+import type { Block } from '@weft/block'
+import { type EncodedBlock, encodeBlock } from './block-encoding.js'
+
+/** Piscina's entry: encodes every block of the chunk, in order. */
+export default function encodeChunk(blocks: readonly Block[]): EncodedBlock[] {
+  return blocks.map(encodeBlock)
+}
