@@ -1,0 +1,96 @@
+// Child process: fills (or resumes filling) a scale store through the validated write path, mining
+// in chunks between timed insertMany calls, and reports progress, insert time and memory over IPC.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { genesisHeight, getNetwork, type Header } from '@weft/block'
+import { type ChainStore, openStore } from '@weft/store'
+import type { NetworkName } from '@weft/types'
+import { fail, send } from '../child.js'
+import { mineHeights } from './miner.js'
+
+/** What the bench asks the fill process for. */
+export interface ScaleFillRequest {
+  readonly path: string
+  readonly progressPath: string
+  readonly network: NetworkName
+  readonly blocks: number
+  readonly seed: string
+  readonly forkRate: number
+}
+
+/** What a fill has done so far (kept beside the store, so that an interrupted fill resumes). */
+export interface ScaleFillProgress {
+  readonly blocks: number
+  readonly insertSeconds: number
+  readonly mineSeconds: number
+}
+
+// Heights mined per chunk (times 20 chains): a few megabytes of blocks in memory at a time.
+const heightsPerChunk = 100
+// Blocks per insertMany call, as an ingest or a bulk load hands them over.
+const perCall = 1000
+
+// The heads, each brought down to the lowest head's height (or its genesis), so that mining resumes
+// in lockstep after a fill stopped inside a chunk; the blocks above are mined again, the same ones.
+async function alignedTips(store: ChainStore): Promise<Map<number, Header>> {
+  const heads = store.heads()
+  const lowest = Math.min(...[...heads.values()].map((head) => head.height))
+  const tips = new Map<number, Header>()
+  for (const [chain, head] of heads) {
+    const height = Math.max(lowest, genesisHeight(store.network, chain))
+    const ref = head.height === height ? head : await store.ancestorAt(head.hash, height)
+    const header = ref === undefined ? undefined : await store.getHeader(ref.hash)
+    if (header === undefined) throw new Error(`Expected chain ${chain} to have a block at ${height}`)
+    tips.set(chain, header)
+  }
+  return tips
+}
+
+async function main(): Promise<void> {
+  const request = JSON.parse(process.argv[2] ?? '{}') as ScaleFillRequest
+  const network = getNetwork(request.network)
+  let progress: ScaleFillProgress = existsSync(request.progressPath)
+    ? (JSON.parse(readFileSync(request.progressPath, 'utf8')) as ScaleFillProgress)
+    : { blocks: 0, insertSeconds: 0, mineSeconds: 0 }
+  const store = await openStore({ path: request.path, network: request.network })
+  let rssPeak = 0
+  const rss: number[] = []
+  const sample = setInterval(() => {
+    const now = process.memoryUsage().rss
+    rssPeak = Math.max(rssPeak, now)
+    rss.push(now)
+  }, 1000)
+  try {
+    let tips = await alignedTips(store)
+    while (progress.blocks < request.blocks) {
+      const lowest = Math.min(...[...tips.values()].map((tip) => tip.height))
+      const mineStarted = performance.now()
+      const mined = mineHeights(network, tips, lowest + heightsPerChunk, request.seed, request.forkRate)
+      const mineSeconds = (performance.now() - mineStarted) / 1000
+      const insertStarted = performance.now()
+      for (let at = 0; at < mined.blocks.length; at += perCall) await store.insertMany(mined.blocks.slice(at, at + perCall))
+      const insertSeconds = (performance.now() - insertStarted) / 1000
+      tips = mined.tips
+      progress = {
+        blocks: progress.blocks + mined.blocks.length,
+        insertSeconds: progress.insertSeconds + insertSeconds,
+        mineSeconds: progress.mineSeconds + mineSeconds,
+      }
+      // Written after the blocks: an interrupted chunk is mined and inserted again (inserts are idempotent).
+      writeFileSync(`${request.progressPath}.tmp`, JSON.stringify(progress))
+      renameSync(`${request.progressPath}.tmp`, request.progressPath)
+      send({ type: 'progress', ...progress, rss: process.memoryUsage().rss })
+    }
+  } finally {
+    clearInterval(sample)
+    await store.close()
+  }
+  const steady = rss.slice(Math.floor(rss.length / 2))
+  send({
+    type: 'filled',
+    ...progress,
+    rssPeak,
+    rssSteady: steady.length === 0 ? rssPeak : steady.reduce((sum, value) => sum + value, 0) / steady.length,
+  })
+}
+
+main().catch(fail)

@@ -1,0 +1,69 @@
+import { round } from '../figure.js'
+import type { StoreAtRest } from './analyse.js'
+import type { ScaleStore } from './dataset.js'
+import { type Latency, type QueryKind, queryKinds } from './serving.js'
+
+/** One store's part of the results. */
+export interface ScaleSide {
+  readonly store: ScaleStore
+  readonly atRest: StoreAtRest
+  readonly serving: Record<QueryKind, Latency>
+  /** RSS of the serving process after the queries. */
+  readonly servingRss: number
+}
+
+const mb = (bytes: number): string => `${round(bytes / 2 ** 20, 1)} MB`
+const count = (n: number): string => Math.round(n).toLocaleString('en-US')
+
+/** The scale figures as a Markdown table: the small store, the large one, and their ratio where one is bounded. */
+export function formatScaleReport(sides: readonly ScaleSide[]): string {
+  const [small, large] = sides as [ScaleSide, ScaleSide]
+  const rows: string[][] = [
+    ['figure', `${count(small.atRest.blocks)} blocks`, `${count(large.atRest.blocks)} blocks`, 'large / small', 'target'],
+  ]
+  const fill = (side: ScaleSide): number => side.store.build.blocks / side.store.build.insertSeconds
+  rows.push(['fill rate (validated inserts, blocks/s)', count(fill(small)), count(fill(large)), '', ''])
+  rows.push([
+    'fill rate / hashing alone on all cores',
+    String(round(fill(small) / small.store.build.hashingFloor, 2)),
+    String(round(fill(large) / large.store.build.hashingFloor, 2)),
+    '',
+    '>= 0.8',
+  ])
+  rows.push([
+    'disk bytes per block',
+    count(small.atRest.diskBytes / small.atRest.blocks),
+    count(large.atRest.diskBytes / large.atRest.blocks),
+    '',
+    '',
+  ])
+  rows.push([
+    'index bytes per block',
+    count(small.atRest.indexBytes / small.atRest.blocks),
+    count(large.atRest.indexBytes / large.atRest.blocks),
+    '',
+    '',
+  ])
+  rows.push(['store open', `${round(small.atRest.openMs)} ms`, `${round(large.atRest.openMs)} ms`, '', '< 5 s'])
+  rows.push([
+    'RSS while filling, peak / steady',
+    `${mb(small.store.build.rssPeak)} / ${mb(small.store.build.rssSteady)}`,
+    `${mb(large.store.build.rssPeak)} / ${mb(large.store.build.rssSteady)}`,
+    '',
+    '< 300 MB',
+  ])
+  rows.push(['RSS serving', mb(small.servingRss), mb(large.servingRss), '', '< 300 MB'])
+  for (const kind of queryKinds) {
+    const bounded = kind === 'page-tip' || kind === 'page-deep' || kind === 'branch'
+    rows.push([
+      `${kind} p50 / p99 (ms)`,
+      `${round(small.serving[kind].p50)} / ${round(small.serving[kind].p99)}`,
+      `${round(large.serving[kind].p50)} / ${round(large.serving[kind].p99)}`,
+      String(round(large.serving[kind].p50 / small.serving[kind].p50, 2)),
+      bounded ? '<= 1.3' : '',
+    ])
+  }
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  const line = (row: string[]): string => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
+  return [line(rows[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n')
+}

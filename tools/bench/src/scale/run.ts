@@ -1,0 +1,78 @@
+// `pnpm bench:scale`: builds, once, a mainnet-shaped store of --blocks N (default 10,000,000) and
+// one of 100,000 by the same generator through the validated write path, then reports what the
+// large store costs against the small one: fill rate against the hashing work on all cores, bytes
+// per block, open time, memory, and the latency of the queries whose cost must not grow.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { type Child, type Message, startChild } from '../child.js'
+import { round } from '../figure.js'
+import { describeMachine } from '../machine.js'
+import { repoRoot } from '../paths.js'
+import { analyseStore } from './analyse.js'
+import { ensureScaleStore, type ScaleStore } from './dataset.js'
+import { formatScaleReport, type ScaleSide } from './report.js'
+import { servingLatencies } from './serving.js'
+
+const { values } = parseArgs({
+  options: {
+    blocks: { type: 'string', default: '10000000' },
+    small: { type: 'string', default: '100000' },
+    'fork-rate': { type: 'string', default: '0.02' },
+    rounds: { type: 'string', default: '300' },
+  },
+})
+const log = (line: string): void => void process.stderr.write(`bench:scale: ${line}\n`)
+
+async function serve(store: ScaleStore): Promise<{ child: Child; url: string }> {
+  const child = startChild('node-process.js', [JSON.stringify({ kind: 'weft', path: store.path, network: store.network })], ['--expose-gc'])
+  const { url } = await child.next<Message & { url: string }>('ready')
+  return { child, url }
+}
+
+async function main(): Promise<void> {
+  const machine = describeMachine()
+  log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverage}`)
+  const forkRate = Number(values['fork-rate'])
+  const spec = (blocks: number) => ({
+    name: `scale-${blocks}`,
+    network: 'recap-development' as const,
+    blocks,
+    seed: 'weft-scale',
+    forkRate,
+  })
+  const small = await ensureScaleStore(spec(Number(values.small)), log)
+  const large = await ensureScaleStore(spec(Number(values.blocks)), log)
+  log('measuring the stores at rest')
+  const atRest = [await analyseStore(small.path, small.network), await analyseStore(large.path, large.network)]
+  log('serving both stores')
+  const servers = [await serve(small), await serve(large)]
+  try {
+    const latencies = await servingLatencies(
+      servers.map(({ url }) => ({ url, network: small.network })),
+      Number(values.rounds),
+      30,
+    )
+    const rss = await Promise.all(servers.map(async ({ child }) => Number((await child.ask({ type: 'memory' }, 'memory')).rss)))
+    const sides: ScaleSide[] = [small, large].map((store, index) => ({
+      store,
+      atRest: atRest[index]!,
+      serving: latencies[index]!,
+      servingRss: rss[index]!,
+    }))
+    const results = { machine, sides }
+    writeFileSync(join(repoRoot, 'bench-scale-results.json'), `${JSON.stringify(results, null, 2)}\n`)
+    process.stdout.write(`${formatScaleReport(sides)}\n`)
+    log(`wrote ${join(repoRoot, 'bench-scale-results.json')}; rss ${rss.map((value) => round(value / 2 ** 20, 1)).join(' / ')} MB`)
+  } finally {
+    for (const { child } of servers) {
+      await child.ask({ type: 'close' }, 'closed').catch(() => undefined)
+      child.kill()
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error))
+  process.exitCode = 1
+})
