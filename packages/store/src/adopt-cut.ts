@@ -15,6 +15,7 @@ export interface AdoptionParts {
   readonly recent: RecentHeaders
   readonly cut: NodeCut
   readonly feed: ChangeFeed
+  readonly syncWrites: boolean
 }
 
 /**
@@ -23,7 +24,7 @@ export interface AdoptionParts {
  * announces the blocks that joined. Run it in turn with the store's writes.
  */
 export async function adoptCut(parts: AdoptionParts, hashes: ReadonlyMap<number, Uint8Array>): Promise<void> {
-  const { db, network, reads, recent, cut, feed } = parts
+  const { db, network, reads, recent, cut, feed, syncWrites } = parts
   const chains = [...hashes.keys()].sort((a, b) => a - b)
   const stored = await reads.storedHeaders(
     chains.map((chain) => hashes.get(chain)!),
@@ -44,7 +45,7 @@ export async function adoptCut(parts: AdoptionParts, hashes: ReadonlyMap<number,
   const before = cut.cut
   if (sameCut(before, after)) return
   const joined = await cutJoined(network, before, after, (chain) => new LineReader(db, chain, (key) => recent.get(key)))
-  await db.batch([adoptedCutOperation(after)])
+  await db.batch([adoptedCutOperation(after)], { sync: syncWrites })
   cut.move(after)
   feed.emit({ type: 'cut', cut: after, joined })
 }

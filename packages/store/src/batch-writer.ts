@@ -51,6 +51,8 @@ export interface BatchWriterParts {
   readonly checkBraiding: boolean
   /** Where the hashing checks and encodings of a batch run. */
   readonly pool: ValidationPool
+  /** Whether each batch is flushed to the disk (fsync) before it counts as written. */
+  readonly syncWrites: boolean
 }
 
 // Blocks of one insertMany call written per batch: large enough to amortise a write, small enough
@@ -265,7 +267,7 @@ export class BatchWriter {
   // Writes a prepared batch atomically, then makes it the cut, remembers its headers and announces it.
   async #commit(prepared: PreparedBatch): Promise<void> {
     if (prepared.operations.length === 0) return
-    await this.#parts.db.batch<Buffer, Buffer | string>(prepared.operations, {})
+    await this.#parts.db.batch<Buffer, Buffer | string>(prepared.operations, { sync: this.#parts.syncWrites })
     this.#parts.heads.commit(prepared.heads)
     this.#parts.cut.move(prepared.cut)
     // Only now are the staged blocks durable, so only now may they answer for parents.

@@ -23,6 +23,8 @@ export interface LevelChainStoreOptions {
   readonly checkBraiding: boolean
   /** Worker threads for the hashing checks of bulk inserts (0: inline). */
   readonly validationThreads: number
+  /** Whether each write is flushed to the disk before it counts as written. */
+  readonly syncWrites: boolean
   /** The adopted cut read from the store, if any (adopted policy only). */
   readonly adopted: ReadonlyMap<number, Header> | undefined
 }
@@ -39,6 +41,7 @@ export class LevelChainStore implements ChainStore {
   readonly #writer: BatchWriter
   readonly #pool: ValidationPool
   readonly #adoptedOnce: boolean
+  readonly #syncWrites: boolean
   #closed = false
 
   constructor(db: ChainDb, network: Network, heads: ReadonlyMap<number, RecentHeader>, options: LevelChainStoreOptions) {
@@ -60,7 +63,9 @@ export class LevelChainStore implements ChainStore {
       feed: this.#feed,
       checkBraiding: options.checkBraiding,
       pool: this.#pool,
+      syncWrites: options.syncWrites,
     })
+    this.#syncWrites = options.syncWrites
   }
 
   /** An adopted store that adopted nothing yet stands on the cut its heads give (the genesis cut of a new store); call once genesis blocks are in. */
@@ -145,7 +150,15 @@ export class LevelChainStore implements ChainStore {
   async adoptCut(hashes: ReadonlyMap<number, Uint8Array>): Promise<void> {
     this.#assertOpen()
     if (this.#cut.policy !== 'adopted') throw new InvalidCutError("this store's cut follows fork choice; open it with cutPolicy 'adopted'")
-    const parts = { db: this.#db, network: this.network, reads: this.#reads, recent: this.#recent, cut: this.#cut, feed: this.#feed }
+    const parts = {
+      db: this.#db,
+      network: this.network,
+      reads: this.#reads,
+      recent: this.#recent,
+      cut: this.#cut,
+      feed: this.#feed,
+      syncWrites: this.#syncWrites,
+    }
     await this.#writer.exclusive(() => adoptCut(parts, hashes))
   }
 

@@ -29,6 +29,12 @@ export interface OpenStoreOptions {
    * one per core (`availableParallelism()`); 0 runs everything on the calling thread.
    */
   validationThreads?: number
+  /**
+   * Flush every write to the disk (fsync) before it counts as written (default false). Without it a
+   * killed process loses nothing it acknowledged (the operating system has the writes), but a power
+   * loss or a kernel crash may lose the last writes of a few seconds, never part of a block.
+   */
+  syncWrites?: boolean
 }
 
 const layoutVersion = '1'
@@ -62,6 +68,7 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
       cutPolicy,
       checkBraiding: options.checkBraiding ?? true,
       validationThreads: options.validationThreads ?? defaultValidationThreads(),
+      syncWrites: options.syncWrites ?? false,
       adopted: cutPolicy === 'adopted' ? await readAdopted(db, reads) : undefined,
     })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.

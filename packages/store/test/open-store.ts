@@ -111,3 +111,15 @@ t.test('mineBraid refuses to mine a chain whose neighbour it was not given', asy
   const tips = new Map([[0, genesis0()]])
   t.throws(() => mineBraid(development, tips, 1), /Expected chain 5 to have a block at 0 for chain 0/)
 })
+
+t.test('with syncWrites every write is flushed before it counts, and reads back the same', async (t) => {
+  const path = t.testdir()
+  const store = await openStore({ path, network: 'development', checkBraiding: false, syncWrites: true, cutPolicy: 'adopted' })
+  const line = mineLine(development, genesis0(), 40)
+  t.equal(await store.insertMany(line), 40)
+  await store.adoptCut(new Map([...store.heads()].map(([chain, head]) => [chain, head.hash])))
+  await store.close()
+  const reopened = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
+  t.teardown(() => reopened.close())
+  t.same(reopened.cut().get(0), line.at(-1)!.header)
+})
