@@ -6,7 +6,7 @@ import type { BlockReads } from './block-reads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
 import type { ChainHeads, HeadsDraft } from './cut.js'
-import { blockKey, type ChainDb, encodeBlockRecord, encodeHashRecord, hashIndexKey, type PutOperation, payloadKey } from './keys.js'
+import { blockKey, type ChainDb, encodeHashRecord, hashIndexKey, type PutOperation, payloadKey } from './keys.js'
 import { type KnownBlocks, LineReader } from './line-reader.js'
 import { cutJoined, forkChoiceCut, type NodeCut, sameCut } from './node-cut.js'
 import type { RecentHeaders } from './recent-headers.js'
@@ -20,8 +20,6 @@ type Outcome = boolean | Error
 interface PreparedBatch {
   // The blocks to write, by hashMapKey of their hash, in order.
   readonly staged: ReadonlyMap<string, JoinedBlock>
-  // mapKeys of the payloads this batch writes.
-  readonly payloads: ReadonlySet<string>
   readonly operations: PutOperation[]
   readonly events: StoreEvent[]
   readonly outcomes: Outcome[]
@@ -184,17 +182,14 @@ export class BatchWriter {
   ): Promise<PreparedBatch> {
     const { db, network, reads, recent, checkBraiding } = this.#parts
     const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
-    // Blocks among the recent or in-flight headers are stored; only the others are looked up,
-    // with the payloads, in one read. Each hash's map key is computed once: it is looked up often.
+    // Blocks among the recent or in-flight headers are stored; only the others are looked up, in
+    // one read. Each hash's map key is computed once: it is looked up often.
     const keys = blocks.map((block) => hashMapKey(block.header.hash))
     const stored = keys.map((key) => recent.has(key) || inFlight.has(key))
     const lookedUp = blocks.flatMap((block, index) => (stored[index] ? [] : [block.header.hash]))
-    const payloadHashes = [...new Map(blocks.map((block) => [hashMapKey(block.header.payloadHash), block.header.payloadHash])).values()]
-    const values = await reads.read([...lookedUp.map(hashIndexKey), ...payloadHashes.map(payloadKey)], 'near')
+    const values = await reads.read(lookedUp.map(hashIndexKey), 'near')
     let at = 0
     for (const [index, isStored] of stored.entries()) if (!isStored) stored[index] = values[at++] !== undefined
-    const storedPayloads = new Set(payloadHashes.filter((_, index) => values[lookedUp.length + index] !== undefined).map(hashMapKey))
-    for (const key of previous?.payloads ?? []) storedPayloads.add(key)
     // Parents and adjacents among this call's new blocks are staged below; every other one is read up front.
     const newHashes = new Set(keys.filter((_, index) => !stored[index]))
     const remembered: KnownBlocks = (key) => inFlight.get(key) ?? recent.get(key)
@@ -204,7 +199,6 @@ export class BatchWriter {
     const known: KnownBlocks = (key) => staged.get(key) ?? remembered(key) ?? named.parents.get(key)
     const adjacent = checkBraiding ? adjacentLookup(known, named) : undefined
     const lines = (chain: number): LineReader => new LineReader(db, chain, known)
-    const payloads = new Set<string>()
     const operations: PutOperation[] = []
     const events: StoreEvent[] = []
     const outcomes: Outcome[] = []
@@ -216,7 +210,7 @@ export class BatchWriter {
         outcomes.push(false)
         continue
       }
-      const { work, headerBinary, headerJson, payloadJson, txCount: count } = encoded[index]!
+      const { work, record, headerJson, txCount: count } = encoded[index]!
       const failure = refusal(block, known(hashMapKey(header.parent))?.header, network, adjacent, work)
       outcomes.push(failure ?? true)
       if (failure !== undefined) {
@@ -225,27 +219,13 @@ export class BatchWriter {
       }
       const entry: JoinedBlock = { header, headerJson, txCount: count }
       staged.set(key, entry)
+      const recordKey = blockKey(header.chainId, header.height, header.hash)
+      // The payload index names the latest block holding the payload: any one serves it.
       operations.push(
-        {
-          type: 'put',
-          key: blockKey(header.chainId, header.height, header.hash),
-          value: encodeBlockRecord({ payloadHash: header.payloadHash, txCount: count, headerBinary, headerJson }),
-        },
+        { type: 'put', key: recordKey, value: record },
         { type: 'put', key: hashIndexKey(header.hash), value: encodeHashRecord(header.chainId, header.height, header.parent) },
+        { type: 'put', key: payloadKey(header.payloadHash), value: recordKey },
       )
-      const payloadMapKey = hashMapKey(header.payloadHash)
-      if (!storedPayloads.has(payloadMapKey)) {
-        storedPayloads.add(payloadMapKey)
-        payloads.add(payloadMapKey)
-        // Handed over as text: classic-level encodes it while copying it into the batch, which
-        // saves a Buffer of several kilobytes per block.
-        operations.push({
-          type: 'put',
-          key: payloadKey(header.payloadHash),
-          value: payloadJson,
-          valueEncoding: 'utf8',
-        })
-      }
       events.push({ type: 'inserted', header, headerJson, txCount: count })
       heads.offer(header)
     }
@@ -261,7 +241,7 @@ export class BatchWriter {
         cut = after
       }
     }
-    return { staged, payloads, operations, events, outcomes, heads, cut }
+    return { staged, operations, events, outcomes, heads, cut }
   }
 
   // Writes a prepared batch atomically, then makes it the cut, remembers its headers and announces it.

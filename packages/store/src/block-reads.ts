@@ -72,27 +72,25 @@ export class BlockReads {
   async blocksJson(hashes: readonly Uint8Array[]): Promise<Array<Buffer | undefined>> {
     const records = await this.records(hashes, 'pool')
     const found = records.filter((record) => record !== undefined)
-    const blocks = await this.recordsJson(found)
+    const blocks = this.recordsJson(found)
     let at = 0
     return records.map((record) => (record === undefined ? undefined : blocks[at++]))
   }
 
-  /** The full-block JSON of stored records: their header JSON and their payload, concatenated. */
-  async recordsJson(records: ReadonlyArray<{ headerJson: Buffer; payloadHash: Buffer }>): Promise<Buffer[]> {
-    const payloads = await this.read(
-      records.map((record) => payloadKey(record.payloadHash)),
-      'pool',
-    )
-    return records.map((record, index) => {
-      const payload = payloads[index]
-      if (payload === undefined)
-        throw new CorruptStoreError(`payload ${record.payloadHash.toString('base64url')} of a stored block is missing`)
-      return Buffer.concat([blockJsonOpen, record.headerJson, blockJsonMiddle, payload, blockJsonClose])
-    })
+  /** The full-block JSON of stored records: their header JSON and their payload, concatenated (no read: a record holds both). */
+  recordsJson(records: ReadonlyArray<{ headerJson: Buffer; payloadJson: Buffer }>): Buffer[] {
+    return records.map((record) => Buffer.concat([blockJsonOpen, record.headerJson, blockJsonMiddle, record.payloadJson, blockJsonClose]))
   }
 
-  /** The payload JSON stored under `payloadHash`. */
+  /** The payload JSON of `payloadHash`, from a block that holds it (the payload index names one). */
   async payloadJson(payloadHash: Uint8Array): Promise<Buffer | undefined> {
-    return this.#db.get(payloadKey(payloadHash))
+    const recordKey = await this.#db.get(payloadKey(payloadHash))
+    if (recordKey === undefined) return undefined
+    const record = await this.#db.get(recordKey)
+    if (record === undefined)
+      throw new CorruptStoreError(
+        `payload ${Buffer.from(payloadHash).toString('base64url')} is in the payload index but its block has no record`,
+      )
+    return decodeBlockRecord(record).payloadJson
   }
 }

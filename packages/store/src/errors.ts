@@ -50,6 +50,18 @@ export class InvalidCutError extends StoreError {
   }
 }
 
+/** The folder holds a store written in another record layout than this version of the store reads. */
+export class UnsupportedLayoutError extends StoreError {
+  static override readonly codes = ['UNSUPPORTED_LAYOUT'] as const
+  constructor(path: string, found: string, expected: string, options?: ErrorOptions) {
+    super(
+      'UNSUPPORTED_LAYOUT',
+      `Expected a store of layout ${expected} in ${path}, found layout ${found}: it was written by another version of Weft; fill a new folder from an upstream or a snapshot`,
+      options,
+    )
+  }
+}
+
 /** A violation found by `validateBlock`: its stable `code` and a message. */
 export interface BlockViolation {
   readonly code: string

@@ -13,6 +13,7 @@ export {
   StoreClosedError,
   StoreError,
   StoreOpenError,
+  UnsupportedLayoutError,
 } from './errors.js'
 export type { RangeItem } from './keys.js'
 export { type OpenStoreOptions, openStore } from './open-store.js'

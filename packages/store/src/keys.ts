@@ -65,7 +65,7 @@ export function hashIndexKey(hash: Uint8Array): Buffer {
   return key
 }
 
-/** `p | payloadHash 32`: one payload per payload hash. */
+/** `p | payloadHash 32`: the payload index (value: the block key of a block that holds the payload). */
 export function payloadKey(payloadHash: Uint8Array): Buffer {
   const key = Buffer.allocUnsafe(33)
   key[0] = payloadPrefix
@@ -120,32 +120,52 @@ export interface BlockRecord {
   txCount: number
   headerBinary: Buffer
   headerJson: Buffer
+  /** The payload with outputs, JSON keys in contract order. */
+  payloadJson: Buffer
 }
 
-const blockRecordHead = 32 + 4 + 4
+const blockRecordHead = 32 + 4 + 4 + 4
 
-/** `payloadHash 32 | txCount u32 | binary length u32 | header binary | spec-profile header JSON`. */
-export function encodeBlockRecord(record: BlockRecord): Buffer {
-  const value = Buffer.allocUnsafe(blockRecordHead + record.headerBinary.length + record.headerJson.length)
+/**
+ * `payloadHash 32 | txCount u32 | binary length u32 | header JSON length u32 | header binary |
+ * spec-profile header JSON | payload JSON`: a block and its payload in one record, so that a page
+ * is one ordered read, whatever the store's size.
+ */
+export function encodeBlockRecord(record: Omit<BlockRecord, 'payloadJson'> & { payloadJson: Buffer | string }): Buffer {
+  const payloadLength = typeof record.payloadJson === 'string' ? Buffer.byteLength(record.payloadJson) : record.payloadJson.length
+  const jsonAt = blockRecordHead + record.headerBinary.length
+  const payloadAt = jsonAt + record.headerJson.length
+  const value = Buffer.allocUnsafe(payloadAt + payloadLength)
   value.set(record.payloadHash, 0)
   value.writeUInt32BE(record.txCount, 32)
   value.writeUInt32BE(record.headerBinary.length, 36)
+  value.writeUInt32BE(record.headerJson.length, 40)
   record.headerBinary.copy(value, blockRecordHead)
-  record.headerJson.copy(value, blockRecordHead + record.headerBinary.length)
+  record.headerJson.copy(value, jsonAt)
+  if (typeof record.payloadJson === 'string') value.write(record.payloadJson, payloadAt, 'utf8')
+  else record.payloadJson.copy(value, payloadAt)
   return value
+}
+
+// Where the header JSON and the payload JSON of a record start, checked against its length.
+function recordBounds(value: Buffer): [jsonAt: number, payloadAt: number] {
+  if (value.length < blockRecordHead)
+    throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
+  const jsonAt = blockRecordHead + value.readUInt32BE(36)
+  const payloadAt = jsonAt + value.readUInt32BE(40)
+  if (payloadAt > value.length) throw new CorruptStoreError('a block record is shorter than its header lengths say')
+  return [jsonAt, payloadAt]
 }
 
 /** Splits a block record into views without copying. */
 export function decodeBlockRecord(value: Buffer): BlockRecord {
-  if (value.length < blockRecordHead)
-    throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
-  const binaryEnd = blockRecordHead + value.readUInt32BE(36)
-  if (binaryEnd > value.length) throw new CorruptStoreError('a block record is shorter than its header binary length says')
+  const [jsonAt, payloadAt] = recordBounds(value)
   return {
     payloadHash: value.subarray(0, 32),
     txCount: value.readUInt32BE(32),
-    headerBinary: value.subarray(blockRecordHead, binaryEnd),
-    headerJson: value.subarray(binaryEnd),
+    headerBinary: value.subarray(blockRecordHead, jsonAt),
+    headerJson: value.subarray(jsonAt, payloadAt),
+    payloadJson: value.subarray(payloadAt),
   }
 }
 
@@ -167,6 +187,7 @@ export interface RangeItem {
   readonly headerJson: Buffer
   readonly headerBinary: Buffer
   readonly payloadHash: Buffer
+  readonly payloadJson: Buffer
 }
 
 /** A range item from a block key and record: the height is read at once, the byte fields are
@@ -179,17 +200,14 @@ class StoredRangeItem implements RangeItem {
   readonly height: number
   readonly #key: Buffer
   readonly #value: Buffer
-  readonly #binaryEnd: number
+  readonly #jsonAt: number
+  readonly #payloadAt: number
 
   constructor(key: Buffer, value: Buffer) {
-    if (value.length < blockRecordHead)
-      throw new CorruptStoreError(`a block record has ${value.length} bytes, fewer than its ${blockRecordHead}-byte head`)
-    const binaryEnd = blockRecordHead + value.readUInt32BE(36)
-    if (binaryEnd > value.length) throw new CorruptStoreError('a block record is shorter than its header binary length says')
+    ;[this.#jsonAt, this.#payloadAt] = recordBounds(value)
     this.height = key.readUInt32BE(5) * two32 + key.readUInt32BE(9)
     this.#key = key
     this.#value = value
-    this.#binaryEnd = binaryEnd
   }
 
   get hash(): Buffer {
@@ -197,14 +215,18 @@ class StoredRangeItem implements RangeItem {
   }
 
   get headerJson(): Buffer {
-    return this.#value.subarray(this.#binaryEnd)
+    return this.#value.subarray(this.#jsonAt, this.#payloadAt)
   }
 
   get headerBinary(): Buffer {
-    return this.#value.subarray(blockRecordHead, this.#binaryEnd)
+    return this.#value.subarray(blockRecordHead, this.#jsonAt)
   }
 
   get payloadHash(): Buffer {
     return this.#value.subarray(0, 32)
+  }
+
+  get payloadJson(): Buffer {
+    return this.#value.subarray(this.#payloadAt)
   }
 }

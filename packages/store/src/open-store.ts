@@ -4,7 +4,7 @@ import { ClassicLevel } from 'classic-level'
 import { BlockReads } from './block-reads.js'
 import type { ChainStore, CutPolicy } from './chain-store.js'
 import { readHeads } from './cut.js'
-import { CorruptStoreError, NetworkMismatchError, StoreOpenError } from './errors.js'
+import { CorruptStoreError, NetworkMismatchError, StoreOpenError, UnsupportedLayoutError } from './errors.js'
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
 import { readAdoptedCut } from './node-cut.js'
@@ -37,7 +37,8 @@ export interface OpenStoreOptions {
   syncWrites?: boolean
 }
 
-const layoutVersion = '1'
+// 2: a block's payload lives in its record (a page is one ordered read), `p` names a block holding it.
+const layoutVersion = '2'
 // LevelDB's memtable (4 MiB by default): a larger one means fewer, larger level-0 files and less
 // compaction while blocks stream in (bulk loads measured about 14% less CPU per block with 32 MiB),
 // at the cost of up to two such tables in memory and a longer log replay on open.
@@ -61,6 +62,9 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
       ])
     } else if (storedNetwork.toString() !== network.name) {
       throw new NetworkMismatchError(network.name, storedNetwork.toString())
+    } else {
+      const layout = (await db.get(metaKey('layout')))?.toString() ?? 'none'
+      if (layout !== layoutVersion) throw new UnsupportedLayoutError(options.path, layout, layoutVersion)
     }
     const reads = new BlockReads(db)
     const cutPolicy = options.cutPolicy ?? 'fork-choice'

@@ -8,18 +8,21 @@ import { editFolder, open, payloadCount } from './fixtures/level.js'
 const development = getNetwork('development')
 const genesis0 = () => genesisBlock(development, 0).header
 
-t.test('a payload shared by many blocks is stored once', async (t) => {
+t.test('a payload shared by many blocks is indexed once, each block holding its copy', async (t) => {
   const path = t.testdir()
   const store = await openStore({ path, network: 'development', checkBraiding: false })
   const line = mineLine(development, genesis0(), 3, { payload: makePayload('shared-by-all', 2) })
   await store.insertMany(line.slice(0, 1))
   await store.insertMany(line.slice(1))
   await store.close()
-  // Every genesis block shares one payload; the line adds exactly one more.
+  // Every genesis block shares one payload; the line adds exactly one more to the payload index.
   t.equal(await payloadCount(path), 2)
+  const reopened = await open(t, 'development', path)
+  for (const block of line)
+    t.match((await reopened.getBlockJson(block.header.hash))?.toString(), /"payloadWithOutputs":\{"transactions":\[\[/)
 })
 
-t.test('insertMany across batches writes a payload shared with an earlier batch once and skips repeated blocks', async (t) => {
+t.test('insertMany across batches indexes a payload shared with an earlier batch once and skips repeated blocks', async (t) => {
   const path = t.testdir()
   const store = await openStore({ path, network: 'development', checkBraiding: false })
   const line = mineLine(development, genesis0(), 300, { payload: makePayload('shared-across-batches', 1) })

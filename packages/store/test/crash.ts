@@ -85,7 +85,9 @@ async function scan(path: string): Promise<Scan> {
       const ref = index === undefined ? undefined : decodeHashRecord(index)
       if (ref === undefined || ref.chainId !== header.chainId || ref.height !== header.height || !ref.parent.equals(header.parent))
         problems.push(`${name}: hash index missing or disagrees`)
-      if ((await db.get(payloadKey(header.payloadHash))) === undefined) problems.push(`${name}: payload missing`)
+      if ((await db.get(payloadKey(header.payloadHash))) === undefined) problems.push(`${name}: payload index missing`)
+      const payload = JSON.parse(record.payloadJson.toString()) as { payloadHash?: string }
+      if (payload.payloadHash !== header.payloadHash.toString('base64url')) problems.push(`${name}: payload in the record disagrees`)
       if (header.height !== genesisHeight(network, header.chainId) && (await db.get(hashIndexKey(header.parent))) === undefined)
         problems.push(`${name}: parent missing`)
       const best = cut.get(header.chainId)

@@ -75,29 +75,45 @@ t.test('a hash index record of the wrong length is reported as corruption', (t) 
   t.end()
 })
 
-t.test('block records round-trip their parts', (t) => {
+t.test('block records round-trip their parts, the payload given as bytes or as text', (t) => {
   fc.assert(
-    fc.property(hash, fc.nat(), fc.uint8Array({ maxLength: 400 }), fc.string(), (payloadHash, txCount, binary, json) => {
-      const record = { payloadHash, txCount, headerBinary: Buffer.from(binary), headerJson: Buffer.from(json) }
-      const decoded = decodeBlockRecord(encodeBlockRecord(record))
-      return (
-        decoded.payloadHash.equals(payloadHash) &&
-        decoded.txCount === txCount &&
-        decoded.headerBinary.equals(record.headerBinary) &&
-        decoded.headerJson.equals(record.headerJson)
-      )
-    }),
+    fc.property(
+      hash,
+      fc.nat({ max: 2 ** 32 - 1 }),
+      fc.uint8Array({ maxLength: 400 }),
+      fc.string(),
+      fc.string(),
+      fc.boolean(),
+      (payloadHash, txCount, binary, json, payload, asText) => {
+        const record = {
+          payloadHash,
+          txCount,
+          headerBinary: Buffer.from(binary),
+          headerJson: Buffer.from(json),
+          payloadJson: asText ? payload : Buffer.from(payload),
+        }
+        const decoded = decodeBlockRecord(encodeBlockRecord(record))
+        return (
+          decoded.payloadHash.equals(payloadHash) &&
+          decoded.txCount === txCount &&
+          decoded.headerBinary.equals(record.headerBinary) &&
+          decoded.headerJson.equals(record.headerJson) &&
+          decoded.payloadJson.toString() === payload
+        )
+      },
+    ),
   )
   t.end()
 })
 
 t.test('truncated block records are reported as corruption', (t) => {
-  t.throws(() => decodeBlockRecord(Buffer.alloc(39)), { code: 'CORRUPT_STORE' })
+  t.throws(() => decodeBlockRecord(Buffer.alloc(43)), { code: 'CORRUPT_STORE' })
   const record = encodeBlockRecord({
     payloadHash: Buffer.alloc(32),
     txCount: 0,
     headerBinary: Buffer.alloc(210),
     headerJson: Buffer.from('{}'),
+    payloadJson: '{}',
   })
   t.throws(() => decodeBlockRecord(record.subarray(0, 100)), { code: 'CORRUPT_STORE' })
   t.end()
@@ -112,7 +128,13 @@ t.test('head keys carry their chain and meta keys their name', (t) => {
 t.test('a range item is read from a block key and record without copies', (t) => {
   fc.assert(
     fc.property(chain, height, hash, hash, fc.uint8Array({ maxLength: 400 }), fc.string(), (c, h, x, payloadHash, binary, json) => {
-      const value = encodeBlockRecord({ payloadHash, txCount: 1, headerBinary: Buffer.from(binary), headerJson: Buffer.from(json) })
+      const value = encodeBlockRecord({
+        payloadHash,
+        txCount: 1,
+        headerBinary: Buffer.from(binary),
+        headerJson: Buffer.from(json),
+        payloadJson: '{"p":1}',
+      })
       const item = decodeRangeItem(blockKey(c, h, x), value)
       return (
         item.hash.equals(x) &&
@@ -120,6 +142,7 @@ t.test('a range item is read from a block key and record without copies', (t) =>
         item.payloadHash.equals(payloadHash) &&
         item.headerBinary.equals(Buffer.from(binary)) &&
         item.headerJson.toString() === json &&
+        item.payloadJson.toString() === '{"p":1}' &&
         item.headerJson.buffer === value.buffer
       )
     }),
@@ -135,6 +158,7 @@ t.test('a truncated record in a range is reported as corruption', (t) => {
     txCount: 0,
     headerBinary: Buffer.alloc(210),
     headerJson: Buffer.from('{}'),
+    payloadJson: '{}',
   })
   t.throws(() => decodeRangeItem(key, record.subarray(0, 60)), { code: 'CORRUPT_STORE' })
   t.end()
@@ -143,9 +167,15 @@ t.test('a truncated record in a range is reported as corruption', (t) => {
 t.test('the parent hash is read from a block record at its place in the binary header', (t) => {
   const header = genesisBlock(getNetwork('mainnet01'), 12).header
   const headerBinary = encodeHeader(header)
-  const record = encodeBlockRecord({ payloadHash: header.payloadHash, txCount: 0, headerBinary, headerJson: Buffer.from('{}') })
+  const record = encodeBlockRecord({
+    payloadHash: header.payloadHash,
+    txCount: 0,
+    headerBinary,
+    headerJson: Buffer.from('{}'),
+    payloadJson: '{}',
+  })
   t.same(parentOfBlockRecord(record), header.parent)
   t.same(parentOfBlockRecord(record), decodeHeader(decodeBlockRecord(record).headerBinary).parent)
-  t.throws(() => parentOfBlockRecord(record.subarray(0, 40 + 47)), CorruptStoreError)
+  t.throws(() => parentOfBlockRecord(record.subarray(0, 44 + 47)), CorruptStoreError)
   t.end()
 })

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { genesisBlock, genesisBlocks, getNetwork } from '@weft/block'
 import t from 'tap'
 import { openStore } from '../src/index.js'
-import { blockKey, hashIndexKey, headKey } from '../src/keys.js'
+import { blockKey, hashIndexKey, headKey, metaKey } from '../src/keys.js'
 import { adoptedCutKey } from '../src/node-cut.js'
 import { mineBraid, mineLine } from '../src/suite/chain-miner.js'
 import { editFolder, open } from './fixtures/level.js'
@@ -122,4 +122,17 @@ t.test('with syncWrites every write is flushed before it counts, and reads back 
   const reopened = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
   t.teardown(() => reopened.close())
   t.same(reopened.cut().get(0), line.at(-1)!.header)
+})
+
+t.test('a store written in another layout is refused with UNSUPPORTED_LAYOUT, and one without a layout record too', async (t) => {
+  const path = t.testdir()
+  await (await openStore({ path, network: 'development' })).close()
+  await editFolder(path, (db) => db.put(metaKey('layout'), Buffer.from('1')))
+  await t.rejects(openStore({ path, network: 'development' }), {
+    code: 'UNSUPPORTED_LAYOUT',
+    name: 'UnsupportedLayoutError',
+    message: /Expected a store of layout 2 in .*, found layout 1: it was written by another version of Weft/,
+  })
+  await editFolder(path, (db) => db.del(metaKey('layout')))
+  await t.rejects(openStore({ path, network: 'development' }), { code: 'UNSUPPORTED_LAYOUT', message: /found layout none/ })
 })

@@ -14,6 +14,7 @@ async function fill(t: Test, count: number) {
       txCount: i,
       headerBinary: Buffer.from(`binary ${i}`),
       headerJson: Buffer.from(`{"n":${i}}`),
+      payloadJson: '{}',
     })
     return { type: 'put' as const, key: blockKey(2, Math.floor(i / 2), hash), value }
   })
@@ -68,11 +69,23 @@ t.test('return releases the iterator mid-range so the database closes, and is sa
   await db.open()
   await db.put(
     blockKey(2, 0, Buffer.alloc(32)),
-    encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(1), headerJson: Buffer.alloc(1) }),
+    encodeBlockRecord({
+      payloadHash: Buffer.alloc(32),
+      txCount: 0,
+      headerBinary: Buffer.alloc(1),
+      headerJson: Buffer.alloc(1),
+      payloadJson: '{}',
+    }),
   )
   await db.put(
     blockKey(2, 1, Buffer.alloc(32)),
-    encodeBlockRecord({ payloadHash: Buffer.alloc(32), txCount: 0, headerBinary: Buffer.alloc(1), headerJson: Buffer.alloc(1) }),
+    encodeBlockRecord({
+      payloadHash: Buffer.alloc(32),
+      txCount: 0,
+      headerBinary: Buffer.alloc(1),
+      headerJson: Buffer.alloc(1),
+      payloadJson: '{}',
+    }),
   )
   const reader = new RangeReader(db, async () => ({ gte: blockKeyLow(2, 0), lte: blockKeyHigh(2, 5) }))
   t.equal((await reader.next()).done, false)

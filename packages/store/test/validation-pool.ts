@@ -16,7 +16,7 @@ t.test('the pool encodes a batch on worker threads exactly as inline, in order',
   t.equal(pooled.length, 101)
   t.same(pooled, blocks.map(encodeBlock))
   t.ok(
-    pooled.every((encoded) => Buffer.isBuffer(encoded.headerBinary) && Buffer.isBuffer(encoded.headerJson)),
+    pooled.every((encoded) => Buffer.isBuffer(encoded.record) && Buffer.isBuffer(encoded.headerJson)),
     'buffers arrive as Buffers',
   )
   t.same(await pool.encode(blocks.slice(0, 3)), blocks.slice(0, 3).map(encodeBlock), 'a small batch is encoded inline')
