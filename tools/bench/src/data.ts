@@ -24,8 +24,8 @@ export interface Dataset extends DataSpec {
   readonly fillSeconds: number
 }
 
-// Bumped when the bench changes what it expects of a store, so old folders are refilled.
-const MARKER_VERSION = 2
+// Bumped when the bench changes what it expects of a store (3: store layout 2), so old folders are refilled.
+const MARKER_VERSION = 3
 
 function markerText(spec: DataSpec): string {
   return JSON.stringify({ version: MARKER_VERSION, network: spec.network, blocks: spec.blocks, seed: spec.seed, forkRate: spec.forkRate })

@@ -37,7 +37,7 @@ export interface ScaleStore extends ScaleSpec {
   readonly builtNow: boolean
 }
 
-const version = 1
+const version = 2
 const identity = (spec: ScaleSpec): string => JSON.stringify({ version, ...spec })
 
 /** Up to `count` stored blocks of the first chains of a store, for floors measured on real blocks. */
