@@ -1,6 +1,7 @@
 import type { Block, Header, Network } from '@weft/block'
 import type { AncestorSource, HeaderRef } from '@weft/traversal'
 import type { RangeItem } from './keys.js'
+import type { StoreSnapshot } from './snapshot/read-snapshot.js'
 
 /**
  * How the node's cut is chosen. `fork-choice` (devnet, a store of its own): the best head of every
@@ -69,6 +70,8 @@ export interface ChainStore extends AncestorSource {
   heads(): ReadonlyMap<number, Header>
   /** Adopted-cut stores only: makes the cut of these heads (chain -> hash, every one stored) the node's cut, persisted. */
   adoptCut(hashes: ReadonlyMap<number, Uint8Array>): Promise<void>
+  /** A consistent point-in-time view of the store (its cut and every block), for a snapshot; the store keeps taking writes meanwhile. */
+  snapshot(): StoreSnapshot
   subscribe(listener: StoreListener): () => void
   close(): Promise<void>
 }

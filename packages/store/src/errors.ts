@@ -62,6 +62,22 @@ export class UnsupportedLayoutError extends StoreError {
   }
 }
 
+/** A snapshot file that is not a Weft snapshot, is cut short, or was altered; or of another network than asked. */
+export class InvalidSnapshotError extends StoreError {
+  static override readonly codes = ['INVALID_SNAPSHOT'] as const
+  constructor(detail: string, options?: ErrorOptions) {
+    super('INVALID_SNAPSHOT', `Expected a whole Weft snapshot file, but ${detail}`, options)
+  }
+}
+
+/** A snapshot import was asked to write into a folder that already holds something. */
+export class SnapshotTargetError extends StoreError {
+  static override readonly codes = ['SNAPSHOT_TARGET_EXISTS'] as const
+  constructor(path: string, options?: ErrorOptions) {
+    super('SNAPSHOT_TARGET_EXISTS', `Expected ${path} to be missing or empty for a new store, but it holds files`, options)
+  }
+}
+
 /** A violation found by `validateBlock`: its stable `code` and a message. */
 export interface BlockViolation {
   readonly code: string

@@ -6,10 +6,12 @@ export {
   CursorNotFoundError,
   InvalidBlockError,
   InvalidCutError,
+  InvalidSnapshotError,
   ListenerError,
   MissingAdjacentError,
   MissingParentError,
   NetworkMismatchError,
+  SnapshotTargetError,
   StoreClosedError,
   StoreError,
   StoreOpenError,
@@ -17,3 +19,6 @@ export {
 } from './errors.js'
 export type { RangeItem } from './keys.js'
 export { type OpenStoreOptions, openStore } from './open-store.js'
+export { type ImportedSnapshot, type ImportSnapshotOptions, importSnapshot } from './snapshot/import-snapshot.js'
+export type { StoreSnapshot } from './snapshot/read-snapshot.js'
+export { readSnapshotFile, type SnapshotHeader, type SnapshotPart, snapshotFileStream } from './snapshot/snapshot-file.js'

@@ -12,6 +12,7 @@ import type { ChainDb, RangeItem } from './keys.js'
 import { forkChoiceCut, NodeCut } from './node-cut.js'
 import { RangeReader, rangeBounds } from './range-reader.js'
 import { type RecentHeader, RecentHeaders } from './recent-headers.js'
+import { type StoreSnapshot, takeSnapshot } from './snapshot/read-snapshot.js'
 import { ValidationPool } from './validation-pool.js'
 
 // Headers kept in memory for the next blocks' parents: a few dozen per chain of any network.
@@ -160,6 +161,11 @@ export class LevelChainStore implements ChainStore {
       syncWrites: this.#syncWrites,
     }
     await this.#writer.exclusive(() => adoptCut(parts, hashes))
+  }
+
+  snapshot(): StoreSnapshot {
+    this.#assertOpen()
+    return takeSnapshot(this.#db, this.network, this.#cut.cut)
   }
 
   subscribe(listener: StoreListener): () => void {

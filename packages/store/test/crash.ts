@@ -26,7 +26,12 @@ const rounds = 20
 // would cost seconds of start-up in each of the 20 rounds.
 function transpileWriter(dir: string): string {
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}')
-  for (const folder of ['src', 'src/suite', 'test/fixtures']) {
+  const folders = [
+    'src',
+    ...readdirSync(join(packageDir, 'src'), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? [`src/${entry.name}`] : [])),
+    'test/fixtures',
+  ]
+  for (const folder of folders) {
     mkdirSync(join(dir, folder), { recursive: true })
     for (const name of readdirSync(join(packageDir, folder)).filter((file) => file.endsWith('.ts'))) {
       const source = readFileSync(join(packageDir, folder, name), 'utf8')
