@@ -1,7 +1,8 @@
 import { type Cursor, formatCursor, readResumablePage, resolveLimit } from '@weft/cursor'
 import { errorCode } from '@weft/errors'
+import { hashMapKey } from '@weft/hash-text'
 import { CursorNotFoundError } from '@weft/store'
-import { branch, type HeaderRef } from '@weft/traversal'
+import { branch, type HeaderRef, MAX_BRANCH_BOUNDS } from '@weft/traversal'
 import type { NodeContext } from './node-context.js'
 import type { PageQuery } from './page-query.js'
 import type { ParsedBounds } from './request-bodies.js'
@@ -39,9 +40,13 @@ export async function readBranchPage(
     const kept = node.branchWalks.take(key + formatCursor(cursor))
     if (kept !== undefined) return matchedPage(node, await readPage(node, key, kept.iterator, limit, { first: kept.following }))
   }
+  const upper =
+    node.rules.branchMaxheight === 'ancestor-bounds' && query.maxheight !== undefined
+      ? await upperBoundsAt(node, chain, bounds.upper, query.maxheight)
+      : bounds.upper
   const walk = branch(node.store, {
     chain,
-    upper: bounds.upper,
+    upper,
     lower: bounds.lower,
     ...(query.minheight === undefined ? {} : { minheight: query.minheight }),
     ...(query.maxheight === undefined ? {} : { maxheight: query.maxheight }),
@@ -79,6 +84,24 @@ export async function readBranchPage(
   } finally {
     if (ownsWalk) await walk.return?.()
   }
+}
+
+/**
+ * The real node's `maxheight` on a branch: each upper bound is replaced by its ancestor at `maxheight`,
+ * and one below `maxheight` (which has no such ancestor) is dropped. Bounds that the walk refuses (too
+ * many, unknown, of another chain) are handed on unchanged, so that it answers them as usual.
+ */
+async function upperBoundsAt(node: NodeContext, chain: number, upper: readonly Buffer[], maxheight: number): Promise<Buffer[]> {
+  if (upper.length > MAX_BRANCH_BOUNDS) return [...upper]
+  const refs = await node.store.getRefs(upper)
+  if (refs.some((ref) => ref === undefined || ref.chainId !== chain)) return [...upper]
+  const replaced = new Map<string, Buffer>()
+  for (const ref of refs as HeaderRef[]) {
+    if (ref.height < maxheight) continue
+    const at = ref.height === maxheight ? ref : await node.store.ancestorAt(ref.hash, maxheight)
+    if (at !== undefined) replaced.set(hashMapKey(at.hash), Buffer.from(at.hash))
+  }
+  return [...replaced.values()]
 }
 
 // An `exclusive:` cursor starts after its block, which the walk yields first when it is on the branch.

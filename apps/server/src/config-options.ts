@@ -1,5 +1,6 @@
 import { networkNames, profileNames } from '@weft/types'
 import { choice, dateTime, number, switchKind, text, type ValueKind } from './config-kinds.js'
+import { emulatedReleases } from './release.js'
 
 /** What every setting says: where it is read from, what it may be, and its help. */
 export interface OptionBase<T> {
@@ -42,6 +43,9 @@ const option = <T>(spec: ValueOption<NoInfer<T>> & { kind: ValueKind<T> }): Valu
 const absentOption = <T>(spec: AbsentOption<T>): AbsentOption<T> => spec
 const computedOption = <T>(spec: ComputedOption<T>): ComputedOption<T> => spec
 
+// The networks whose blocks a CPU can mine (after genesis, at the devnet's easy target): the producer runs by default.
+const devnetNetworks: ReadonlySet<unknown> = new Set(['development', 'recap-development', 'test-singleton'])
+
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 /**
@@ -73,12 +77,19 @@ export const serverOptions = {
     default: 'spec',
     help: `wire profile: ${profileNames.join(' | ')}`,
   }),
+  emulate: option({
+    flag: 'emulate',
+    env: 'WEFT_EMULATE',
+    kind: choice(emulatedReleases, '<release>'),
+    default: '3.2',
+    help: `chainweb profile: the chainweb-node release to answer as: ${emulatedReleases.join(' | ')}`,
+  }),
   devnet: computedOption({
     flag: 'devnet',
     env: 'WEFT_DEVNET',
     kind: switchKind(),
-    defaultFrom: (resolved) => resolved.network === 'development' || resolved.network === 'test-singleton',
-    defaultText: 'on for development and test-singleton',
+    defaultFrom: (resolved) => devnetNetworks.has(resolved.network),
+    defaultText: 'on for development, recap-development and test-singleton',
     help: 'run the block producer; --no-devnet turns it off',
   }),
   blockDelay: absentOption({

@@ -61,10 +61,10 @@ const spec: ErrorTable = {
 
 /**
  * The chainweb profile: plain text, 400 for a malformed `next` or `maxheight`, `{"key","reason"}` for an
- * unknown hash. `NO_MATCHING_BLOCKS` is never thrown there (no match is an empty page), but has its row.
+ * unknown hash, an empty 404 for an unknown chain or route (as the real node). `NO_MATCHING_BLOCKS` is never thrown there (no match is an empty page), but has its row.
  */
 const chainweb: ErrorTable = {
-  NOT_FOUND: { status: 404, body: 'text' },
+  NOT_FOUND: { status: 404, body: 'empty' },
   METHOD_NOT_ALLOWED: { status: 405, body: 'text' },
   NOT_ACCEPTABLE: { status: 406, body: 'text' },
   PAYLOAD_TOO_LARGE: { status: 413, body: 'text' },

@@ -5,6 +5,7 @@ import type { ServerConfig } from './config.js'
 import type { EventHub } from './event-hub.js'
 import type { InFlight } from './in-flight.js'
 import type { ProfileRules } from './profiles.js'
+import type { ReportedRelease } from './release.js'
 
 /** What every route needs: the store, the network, the profile's rules and the running settings. */
 export interface NodeContext {
@@ -12,11 +13,13 @@ export interface NodeContext {
   readonly network: Network
   readonly rules: ProfileRules
   readonly config: ServerConfig
-  /** Version string of the node software (package version). */
+  /** Version string the node reports (version header, /info, OpenAPI): the emulated release's or Weft's own. */
   readonly nodeVersion: string
+  /** What the node reports of its software in /info (see release.ts). */
+  readonly release: ReportedRelease
   /** Chains of the newest graph: the only valid `{chain}` path segments. */
   readonly chains: ReadonlySet<number>
-  /** `nodeServiceDate` of /info. */
+  /** `nodeServiceDate` of /info, when the release reports one. */
   readonly serviceDate: string
   readonly headerUpdates: EventHub
   readonly blockUpdates: EventHub

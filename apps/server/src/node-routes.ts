@@ -1,7 +1,8 @@
 import type Router from '@koa/router'
+import { cutText, readCutHeads } from './cut-body.js'
+import { nodeInfoText } from './info-body.js'
 import { negotiate } from './negotiation.js'
 import type { NodeContext } from './node-context.js'
-import { nodeInfo, readCut } from './node-info.js'
 import { parseCutQuery } from './page-query.js'
 import { writeJson, writeText } from './responses.js'
 
@@ -13,11 +14,11 @@ export function registerNodeRoutes(router: Router, node: NodeContext, base: stri
   router.get('/health-check', (ctx) => writeText(ctx, HEALTH_TEXT))
   router.get('/info', (ctx) => {
     negotiate(ctx.get('accept') || undefined)
-    writeJson(ctx, Buffer.from(JSON.stringify(nodeInfo(node))))
+    writeJson(ctx, Buffer.from(nodeInfoText(node, node.store.cut())))
   })
   router.get(`${base}/cut`, async (ctx) => {
     negotiate(ctx.get('accept') || undefined)
     const maxheight = parseCutQuery(ctx.query)
-    writeJson(ctx, Buffer.from(JSON.stringify(await readCut(node, maxheight))))
+    writeJson(ctx, Buffer.from(cutText(node.rules, node.network, await readCutHeads(node, maxheight))))
   })
 }

@@ -1,3 +1,4 @@
+import { inHashMapOrder } from '@weft/block'
 import type { Profile } from '@weft/types'
 import { type ErrorTable, errorTables } from './error-table.js'
 
@@ -20,6 +21,14 @@ export interface ProfileRules {
   readonly blockDelayMicros: 1_000_000 | 1
   /** Which headers the update streams carry. */
   readonly headerEvents: 'inserted' | 'cut'
+  /** Order of chain ids in every map or set (/cut, /info): ascending, or the real node's hash-map order. */
+  readonly chainOrder: 'ascending' | 'hash-map'
+  /** Key order of update-event data: the contract's canonical order, or every object's keys alphabetical (the real node). */
+  readonly eventKeys: 'canonical' | 'alphabetical'
+  /** A branch's `maxheight`: a filter only, or (the real node) upper bounds replaced by their ancestors at it, lower ones dropped. */
+  readonly branchMaxheight: 'filter' | 'ancestor-bounds'
+  /** Whether the version string and /info follow `--emulate` (the real node's releases) or report Weft's own. */
+  readonly emulatesRelease: boolean
 }
 
 /** CONTRACT.md's profile table as data. */
@@ -34,6 +43,10 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     errors: errorTables.spec,
     blockDelayMicros: 1_000_000,
     headerEvents: 'inserted',
+    chainOrder: 'ascending',
+    eventKeys: 'canonical',
+    branchMaxheight: 'filter',
+    emulatesRelease: false,
   },
   chainweb: {
     name: 'chainweb',
@@ -45,10 +58,19 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     errors: errorTables.chainweb,
     blockDelayMicros: 1,
     headerEvents: 'cut',
+    chainOrder: 'hash-map',
+    eventKeys: 'alphabetical',
+    branchMaxheight: 'ancestor-bounds',
+    emulatesRelease: true,
   },
 }
 
 /** `{base}` of a profile and network, e.g. `/chain/0.0/development`. */
 export function basePath(rules: ProfileRules, network: string): string {
   return `/${rules.basePrefix}/0.0/${network}`
+}
+
+/** `chains` in the profile's order: ascending (spec) or the real node's hash-map order (chainweb). */
+export function inProfileOrder(rules: ProfileRules, chains: Iterable<number>): number[] {
+  return rules.chainOrder === 'hash-map' ? inHashMapOrder(chains) : [...chains].sort((a, b) => a - b)
 }

@@ -10,6 +10,7 @@ import { EventHub } from './event-hub.js'
 import { InFlight } from './in-flight.js'
 import type { NodeContext } from './node-context.js'
 import { profiles } from './profiles.js'
+import { reportedRelease } from './release.js'
 import { feedUpdateStreams } from './update-streams.js'
 
 /** A node that is listening. */
@@ -31,7 +32,7 @@ export interface RunningServer {
 /** Milliseconds shutdown waits for requests to finish before cutting their connections, and again for their handlers. */
 export const CLOSE_GRACE_MS = 2000
 
-/** The node software's version: the package's own. */
+/** The node software's version: the package's own (the chainweb profile reports the emulated release's instead). */
 export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
   .version
 
@@ -58,12 +59,15 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
   const store = await openStore({ path: config.data, network: config.network })
   const hubOptions = { keepAliveMs: config.keepAlive * 1000, maxBacklogBytes: config.maxBacklogBytes }
   const network = store.network
+  const rules = profiles[config.profile]
+  const release = reportedRelease(rules, config.emulate, network, nodeVersion)
   const node: NodeContext = {
     store,
     network,
-    rules: profiles[config.profile],
+    rules,
     config,
-    nodeVersion,
+    nodeVersion: release.version,
+    release,
     chains: new Set(network.graphs[0]?.graph.keys() ?? []),
     serviceDate: config.serviceDate ?? defaultServiceDate(new Date()),
     headerUpdates: new EventHub(hubOptions),

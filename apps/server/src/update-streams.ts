@@ -1,20 +1,14 @@
 import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
-import { type Header, headerJsonForProfile, powHashHex, targetHex } from '@weft/block'
 import type { StoreEvent } from '@weft/store'
 import type { Logger } from 'pino'
+import { type AnnouncedHeader, blockEventData, eventDataParts, headerEventData } from './event-data.js'
 import { eventFrame } from './event-hub.js'
 import type { NodeContext } from './node-context.js'
 import { writeEmpty } from './responses.js'
 
 /** Name of every update event. */
 export const EVENT_NAME = 'BlockHeader'
-
-interface AnnouncedHeader {
-  header: Header
-  headerJson: Buffer
-  txCount: number
-}
 
 /** The headers an event announces in a profile: every insert (spec), or the blocks joining the winning branch (chainweb). */
 export function announcedHeaders(event: StoreEvent, headerEvents: 'inserted' | 'cut'): readonly AnnouncedHeader[] {
@@ -34,19 +28,14 @@ export function feedUpdateStreams(node: NodeContext, logger: Logger): () => Prom
     for (const announced of announcedHeaders(event, node.rules.headerEvents)) {
       if (node.headerUpdates.size === 0 && node.blockUpdates.size === 0) continue
       const { header } = announced
-      const headerPart = Buffer.concat([
-        Buffer.from('{"header":'),
-        headerJsonForProfile(announced.headerJson, node.rules.name),
-        Buffer.from(`,"powHash":"${powHashHex(header)}","target":"${targetHex(header.target)}","txCount":${announced.txCount}`),
-      ])
-      if (node.headerUpdates.size > 0) node.headerUpdates.publish(eventFrame(EVENT_NAME, [headerPart, '}']))
+      const parts = eventDataParts(node.rules, announced)
+      if (node.headerUpdates.size > 0) node.headerUpdates.publish(eventFrame(EVENT_NAME, headerEventData(parts)))
       if (node.blockUpdates.size > 0) {
         blockQueue = blockQueue.then(async () => {
           if (stopped) return
           try {
             const payload = await node.store.getPayloadJson(header.payloadHash)
-            if (payload !== undefined)
-              node.blockUpdates.publish(eventFrame(EVENT_NAME, [headerPart, ',"payloadWithOutputs":', payload, '}']))
+            if (payload !== undefined) node.blockUpdates.publish(eventFrame(EVENT_NAME, blockEventData(node.rules, parts, payload)))
           } catch (error) {
             if (!stopped) logger.error({ err: error }, 'reading a payload for /block/updates failed')
           }

@@ -63,6 +63,8 @@ t.test('malformed command lines are refused with a message', async (t) => {
   })
   t.throws(() => parseCommandLine([], { WEFT_BLOCK_DELAY: ' ' }), { code: 'INVALID_CONFIG' })
   t.throws(() => parseCommandLine([], { WEFT_DEVNET: 'maybe' }), { code: 'INVALID_CONFIG', message: /WEFT_DEVNET/ })
+  t.same(parseCommandLine(['--emulate', '2.32'], { WEFT_EMULATE: '3.2' }), { help: false, options: { emulate: '2.32' } })
+  t.same(parseCommandLine([], { WEFT_EMULATE: '2.32' }), { help: false, options: { emulate: '2.32' } })
 })
 
 t.test('help lists every flag with its environment variable', async (t) => {
@@ -73,6 +75,7 @@ t.test('help lists every flag with its environment variable', async (t) => {
     '--data',
     '--network',
     '--profile',
+    '--emulate',
     '--devnet / --no-devnet',
     '--block-delay',
     '--fork-rate',
@@ -88,6 +91,7 @@ t.test('help lists every flag with its environment variable', async (t) => {
     'WEFT_DATA',
     'WEFT_NETWORK',
     'WEFT_PROFILE',
+    'WEFT_EMULATE',
     'WEFT_DEVNET',
     'WEFT_BLOCK_DELAY',
     'WEFT_FORK_RATE',
@@ -106,7 +110,11 @@ t.test('help gives each flag its default', async (t) => {
     line('--network <name>'),
     /mainnet01 \| testnet06 \| testnet04 \| recap-development \| development \| test-singleton \(default development\)$/,
   )
-  t.match(line('--devnet / --no-devnet'), /\(default on for development and test-singleton\)$/)
+  t.match(line('--devnet / --no-devnet'), /\(default on for development, recap-development and test-singleton\)$/)
+  t.match(
+    line('--emulate <release>'),
+    /WEFT_EMULATE +chainweb profile: the chainweb-node release to answer as: 3\.2 \| 2\.32 \(default 3\.2\)$/,
+  )
   t.match(line('--block-delay <seconds>'), /\(default the network's\)$/)
   t.notMatch(helpText(), /bodyLimit|maxBacklogBytes|body-limit/, 'options without a flag are not on the command line')
 })

@@ -9,6 +9,8 @@ t.test('defaults fill what is missing; the producer defaults on for development 
     ['127.0.0.1', 1848, './data', 'development', 'spec', 15, 2 * 1024 * 1024],
   )
   t.equal(resolveConfig({ network: 'test-singleton' }).devnet, true)
+  t.equal(resolveConfig({ network: 'recap-development' }).devnet, true, 'recap-development mines through its transition')
+  t.equal(config.emulate, '3.2', 'the chainweb profile answers as release 3.2')
   t.equal(resolveConfig({ network: 'mainnet01' }).devnet, false)
   t.equal(resolveConfig({ network: 'testnet04', devnet: true }).devnet, true)
   t.equal(resolveConfig({ port: undefined }).port, 1848, 'undefined options are defaults')
@@ -31,6 +33,7 @@ t.test('values out of range are refused', async (t) => {
     { bodyLimit: 1.5 },
     { host: 5 as never },
     { devnet: 'yes' as never },
+    { emulate: '2.19' as never },
   ]
   for (const options of bad) t.throws(() => resolveConfig(options), { code: 'INVALID_CONFIG' }, JSON.stringify(options))
 })

@@ -58,6 +58,8 @@ t.test('spec profile: every row of the profile table', async (t) => {
   problemOf(t, await send(`${base}/chain/0/block?limit=-1`), 400, 'INVALID_QUERY')
   problemOf(t, await send(`${base}/chain/0/block?minheight=1.5`), 400, 'INVALID_QUERY')
   problemOf(t, await postRaw(`${base}/chain/0/block/branch`, { upper: 'x' }), 400, 'INVALID_BODY')
+  problemOf(t, await send(`${base}/chain/20/block`), 404, 'NOT_FOUND')
+  problemOf(t, await send(`${server.url}/nowhere`), 404, 'NOT_FOUND')
   const info = await sendJson<NodeInfo>(`${server.url}/info`)
   t.equal(info.json.nodeBlockDelay, 30, 'nodeBlockDelay in seconds')
 })
@@ -72,7 +74,7 @@ t.test('chainweb profile: every row of the profile table', async (t) => {
   t.equal((await send(`${base}/chain/0/block?limit=1`)).status, 200, 'base path /chainweb/0.0/{network}')
   t.equal((await send(`${server.url}/chain/0.0/development/chain/0/block`)).status, 404, 'the other base path is unknown')
   const page = await send(`${base}/chain/0/block?minheight=${tip.height}`)
-  t.equal(page.headers['x-chainweb-node-version'], '0.0.0')
+  t.equal(page.headers['x-chainweb-node-version'], '3.2', 'the version of the emulated release')
   t.notOk('x-chain-node-version' in page.headers)
   const parsed = JSON.parse(page.body.toString('utf8'))
   t.equal(parsed.next, `exclusive:${parsed.items[parsed.items.length - 1].header.hash}`, 'next of the last page is exclusive:<last>')
@@ -107,6 +109,15 @@ t.test('chainweb profile: every row of the profile table', async (t) => {
   textOf(t, await postRaw(`${base}/chain/0/block/branch`, '{nope', false), 400)
   const info = await sendJson<NodeInfo>(`${server.url}/info`)
   t.equal(info.json.nodeBlockDelay, 30_000_000, 'nodeBlockDelay in microseconds')
+  for (const path of [
+    `${base}/chain/20/block`,
+    `${base}/chain/x/hash`,
+    `${server.url}/chainweb/0.0/mainnet01/cut`,
+    `${server.url}/nowhere`,
+  ]) {
+    const response = await send(path)
+    t.same([response.status, response.body.length, response.headers['content-type']], [404, 0, undefined], `${path}: 404, empty body`)
+  }
 })
 
 t.test('each profile has one answer for every code the server answers with', async (t) => {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { decodeU256, getNetwork } from '@weft/block'
+import { decodeU256, getNetwork, inHashMapOrder } from '@weft/block'
 import type { ChainwebBlockPage, Cut, NodeInfo } from '@weft/types'
 import t from 'tap'
 import { type BlockRef, chainBlocks, filledFolder, send, sendJson, startNode } from './fixtures/node.js'
+import { cutAndInfo } from './fixtures/vectors.js'
 
 // One devnet-filled folder (20 chains, with forks) for the whole file: every test opens a node on it in turn.
 const dir = await filledFolder(t, 'development', 200, 0.2)
@@ -47,11 +48,30 @@ t.test("info carries the network facts in the profile's units", async (t) => {
     [info.json.nodeApiVersion, info.json.nodeVersion, info.json.nodePackageVersion, info.json.nodeServiceDate],
     ['0.0', 'development', '0.0.0', '2030-01-02T00:00:00Z'],
   )
-  const defaulted = await startNode(t, { data: t.testdir(), network: 'test-singleton', profile: 'chainweb' })
+  const defaulted = await startNode(t, { data: t.testdir(), network: 'test-singleton', profile: 'chainweb', emulate: '2.32' })
   const singleton = await sendJson<NodeInfo>(`${defaulted.url}/info`)
   t.same([singleton.json.nodeChains, singleton.json.nodeBlockDelay, singleton.json.nodeNumberOfChains], [['0'], 1_000_000, 1])
   t.match(singleton.json.nodeServiceDate, /^\d{4}-\d\d-\d\dT00:00:00\.000Z$/, 'a default service date')
   t.ok(Date.parse(singleton.json.nodeServiceDate ?? '') > Date.now(), 'in the future')
+  t.equal(singleton.headers['x-chainweb-node-version'], '2.32')
+  t.same([singleton.json.nodePackageVersion, singleton.json.nodeLatestBehaviorHeight], ['2.32', 1])
+})
+
+t.test("a node on its genesis cut answers /cut, /cut?maxheight=0 and /info as the real node's text", async (t) => {
+  for (const network of ['mainnet01', 'testnet06'] as const) {
+    const server = await startNode(t, { data: t.testdir(), network, profile: 'chainweb' })
+    const base = `${server.url}/chainweb/0.0/${network}`
+    const vectors = cutAndInfo[network]
+    for (const path of [`${base}/cut`, `${base}/cut?maxheight=0`]) {
+      const response = await send(path)
+      t.same([response.status, response.headers['content-type']], [200, 'application/json;charset=utf-8'])
+      t.equal(response.body.toString(), vectors.genesisCut, `${network} ${path.slice(base.length)}`)
+    }
+    const info = await send(`${server.url}/info`)
+    t.equal(info.body.toString(), vectors.info.genesisCut, `${network} /info`)
+    t.equal(info.headers['x-chainweb-node-version'], '3.2')
+    await server.close()
+  }
 })
 
 t.test('mainnet01 starts from its real genesis blocks, and info follows its graph history', async (t) => {
@@ -95,6 +115,8 @@ t.test('cut lists the best heads; maxheight replaces them by their ancestors', a
     const heads = server.store.cut()
     const chains = [...heads.keys()].sort((a, b) => a - b)
     t.same(Object.keys(cut.json.hashes), chains.map(String))
+    const listedChains = [...(await send(url)).body.toString().matchAll(/"(\d+)":\{"height"/g)].map((match) => Number(match[1]))
+    t.same(listedChains, profile === 'spec' ? chains : inHashMapOrder(chains), `${profile}: chains in the profile's order`)
     for (const chain of chains)
       t.same(cut.json.hashes[String(chain)], { height: heads.get(chain)!.height, hash: heads.get(chain)!.hash.toString('base64url') })
     t.equal(cut.json.origin, null)
@@ -107,10 +129,12 @@ t.test('cut lists the best heads; maxheight replaces them by their ancestors', a
       decodeU256(Buffer.from(cut.json.weight, 'base64url')),
       chains.reduce((sum, chain) => sum + heads.get(chain)!.weight, 0n),
     )
+    // The id is over the heads in the order `hashes` lists them: ascending (spec) or the real node's hash-map order.
+    const listed = profile === 'spec' ? chains : inHashMapOrder(chains)
     t.equal(
       cut.json.id,
       createHash('sha512-256')
-        .update(Buffer.concat(chains.map((chain) => heads.get(chain)!.hash)))
+        .update(Buffer.concat(listed.map((chain) => heads.get(chain)!.hash)))
         .digest('base64url'),
     )
 

@@ -44,9 +44,11 @@ export interface ChildHeaderFields {
   readonly target?: bigint
   /** The first nonce tried (u64); default 0. */
   readonly nonce?: bigint
+  /** u64; default 0. Since release 3.2: the fork number in the low 32 bits, fork votes in the high 32 bits. */
+  readonly featureFlags?: bigint
 }
 
-/** The child of `parent` mined with `mineHeader`: its weight plus the target's difficulty, its version and epoch start, feature flags 0. */
+/** The child of `parent` mined with `mineHeader`: its weight plus the target's difficulty, its version and epoch start, feature flags as given (default 0). */
 export function mineChildHeader(parent: Header, fields: ChildHeaderFields): Header {
   const target = fields.target ?? parent.target
   return mineHeader({
@@ -61,7 +63,7 @@ export function mineChildHeader(parent: Header, fields: ChildHeaderFields): Head
     height: parent.height + 1,
     version: parent.version,
     epochStart: parent.epochStart,
-    featureFlags: 0n,
+    featureFlags: fields.featureFlags ?? 0n,
     hash: Buffer.alloc(HASH_BYTES),
   })
 }

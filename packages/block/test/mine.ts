@@ -109,4 +109,8 @@ t.test('mineChildHeader takes the parent target by default, or the one given wit
   t.equal(easy.nonce, 77n, 'any nonce meets the largest target, so the first one tried is kept')
   t.equal(easy.weight, parent.weight + 1n)
   t.same({ ...easy, nonce: 0n, hash: child.hash, target: 0n, weight: 0n }, { ...child, nonce: 0n, target: 0n, weight: 0n })
+  t.equal(child.featureFlags, 0n, 'feature flags 0 by default')
+  const flagged = mineChildHeader(parent, { ...fields, featureFlags: (2_097_152n << 32n) + 1n })
+  t.equal(flagged.featureFlags, (2_097_152n << 32n) + 1n, 'flags above 2^53 as given')
+  t.same(flagged.hash, computeBlockHash(flagged))
 })

@@ -1,7 +1,8 @@
-import { type Block, difficulty, graphAt, type Header, type Network } from '@weft/block'
+import { type Block, blockAdjacentChains, type Header, type Network } from '@weft/block'
 import type { ChainStore } from '@weft/store'
-import { Braid } from './braid.js'
-import { ChainNotReadyError, TargetTooHardError } from './errors.js'
+import { Braid, type BraidTransition } from './braid.js'
+import { checkMinable, childFeatureFlags, childTarget } from './chain-rules.js'
+import { ChainNotReadyError } from './errors.js'
 import { mineBlock } from './mine.js'
 import { type AccountPool, createAccountPool, syntheticPayload } from './payload.js'
 import type { Random } from './random.js'
@@ -19,8 +20,6 @@ export interface BraidMinerOptions {
   readonly clock: CreationClock
 }
 
-// A block whose target needs more hashes than this would take seconds on a CPU.
-const MAX_DIFFICULTY = 1n << 20n
 // Neighbours are at most one height apart, so a few winners per chain are all the braid consults.
 const WINDOW = 4
 
@@ -30,7 +29,7 @@ const WINDOW = 4
  */
 export class BraidMiner {
   readonly network: Network
-  readonly #braid: Braid<Header>
+  #braid: Braid<Header>
   readonly #random: Random
   readonly #forkRate: number
   readonly #clock: CreationClock
@@ -39,17 +38,17 @@ export class BraidMiner {
   /** `windows`: each chain's recent winning headers, oldest first, the head last. */
   constructor(network: Network, windows: ReadonlyMap<number, readonly Header[]>, options: BraidMinerOptions) {
     this.network = network
-    this.#braid = new Braid<Header>((height) => graphAt(network, height), windows, WINDOW)
+    this.#braid = braidOf(network, windows)
     this.#random = options.random
     this.#forkRate = options.forkRate
     this.#clock = options.clock
-    for (const chain of this.#braid.chains()) {
-      const head = this.#braid.head(chain)!
-      const work = difficulty(head.target)
-      if (work > MAX_DIFFICULTY) throw new TargetTooHardError(chain, work, MAX_DIFFICULTY)
-    }
     // Drawn after the checks so that the sequence of draws depends on the seed alone.
     this.#pool = createAccountPool(this.#random)
+  }
+
+  /** Starts again from `windows` (as `loadWindows` reads them), after blocks were stored behind the miner's back (a reorg). */
+  reset(windows: ReadonlyMap<number, readonly Header[]>): void {
+    this.#braid = braidOf(this.network, windows)
   }
 
   /** Every chain of the braid, ascending. */
@@ -93,16 +92,48 @@ export class BraidMiner {
   }
 
   #mineOne(parent: Header, adjacents: ReadonlyArray<readonly [number, Buffer]>, floor: number): Block {
-    const creationTime = this.#clock.next(floor)
-    const payload = syntheticPayload(this.#random, this.#pool, {
-      network: this.network.name,
-      chainId: parent.chainId,
-      height: parent.height + 1,
-      parent: parent.hash,
-      creationTime,
-    })
-    return mineBlock({ parent, adjacents, payload, creationTime, nonce: this.#random.bytes(8).readBigUInt64LE() })
+    return mineChild(this.network, { random: this.#random, pool: this.#pool }, parent, adjacents, this.#clock.next(floor))
   }
+}
+
+/** What mining a block draws from: the seeded random source and the accounts of its payloads. */
+export interface MiningDraws {
+  readonly random: Random
+  readonly pool: AccountPool
+}
+
+/** Mines a child of `parent` naming `adjacents`, as the devnet mines every block: payload, target and feature flags by its rules. */
+export function mineChild(
+  network: Network,
+  draws: MiningDraws,
+  parent: Header,
+  adjacents: ReadonlyArray<readonly [number, Buffer]>,
+  creationTime: number,
+  target: bigint = childTarget(network, parent),
+): Block {
+  const { random, pool } = draws
+  const payload = syntheticPayload(random, pool, {
+    network: network.name,
+    chainId: parent.chainId,
+    height: parent.height + 1,
+    parent: parent.hash,
+    creationTime,
+  })
+  const featureFlags = childFeatureFlags(network, parent, random)
+  return mineBlock({ parent, adjacents, payload, creationTime, target, featureFlags, nonce: random.bytes(8).readBigUInt64LE() })
+}
+
+// The braid of `network` over `windows`: adjacents by the real node's rule, transitions enforced.
+function braidOf(network: Network, windows: ReadonlyMap<number, readonly Header[]>): Braid<Header> {
+  for (const window of windows.values()) {
+    const head = window[window.length - 1]
+    if (head !== undefined) checkMinable(network, head)
+  }
+  const transitions: BraidTransition[] = network.graphs.slice(0, -1).map(({ height }, index) => ({
+    height,
+    chains: [...network.graphs[index + 1]!.graph.keys()],
+  }))
+  return new Braid<Header>((chain, height) => blockAdjacentChains(network, chain, height), windows, WINDOW, transitions)
 }
 
 /** Each chain's best head in the store (chains not yet in the cut included) and the few winning ancestors below it, oldest first. */

@@ -1,4 +1,3 @@
-import type { ChainGraph } from '@weft/block'
 import { ChainNotReadyError } from './errors.js'
 
 /** What the braid needs to know of a block. */
@@ -8,19 +7,38 @@ export interface BraidBlock {
   readonly hash: Uint8Array
 }
 
+/** The chains a block at `height` on `chain` names in its adjacents; undefined when the chain has no block at that height. */
+export type NeighboursAt = (chain: number, height: number) => readonly number[] | undefined
+
+/** A graph transition as the braid enforces it: no block above `height` until every one of `chains` has reached it. */
+export interface BraidTransition {
+  readonly height: number
+  /** The chains of the graph in force below the transition. */
+  readonly chains: readonly number[]
+}
+
 /**
  * The recent winning blocks of every chain and the braiding rule over them: a chain may grow to
- * height h only when each of its neighbours in the graph in force at h has a winning block at h-1.
+ * height h only when each chain its block at h names (`neighboursAt`: the real node's rule is the
+ * graph at the parent's height) has a winning block at h-1, and, at a graph transition, not past the
+ * transition height before every chain of the old graph has reached it (as the real node).
  * Only a few blocks per chain are kept, because a neighbour is never more than one height ahead.
  */
 export class Braid<B extends BraidBlock> {
-  readonly #graphAt: (height: number) => ChainGraph
+  readonly #neighboursAt: NeighboursAt
+  readonly #transitions: readonly BraidTransition[]
   readonly #windows = new Map<number, B[]>()
   readonly #windowSize: number
 
   /** `heads` are each chain's recent winning blocks, oldest first and contiguous in height. */
-  constructor(graphAt: (height: number) => ChainGraph, heads: ReadonlyMap<number, readonly B[]>, windowSize = 4) {
-    this.#graphAt = graphAt
+  constructor(
+    neighboursAt: NeighboursAt,
+    heads: ReadonlyMap<number, readonly B[]>,
+    windowSize = 4,
+    transitions: readonly BraidTransition[] = [],
+  ) {
+    this.#neighboursAt = neighboursAt
+    this.#transitions = transitions
     this.#windowSize = Math.max(2, windowSize)
     for (const [chain, window] of heads) {
       if (window.length === 0) continue
@@ -47,9 +65,9 @@ export class Braid<B extends BraidBlock> {
     return window[height - first.height]
   }
 
-  /** The neighbours a block at `height` on `chain` must name (graph in force at `height`), ascending. */
+  /** The neighbours a block at `height` on `chain` must name, ascending ([] for a chain that has no block there). */
   neighbours(chain: number, height: number): number[] {
-    return [...(this.#graphAt(height).get(chain) ?? [])].sort((a, b) => a - b)
+    return [...(this.#neighboursAt(chain, height) ?? [])].sort((a, b) => a - b)
   }
 
   /** The adjacent blocks the next block of `chain` names, by ascending chain id; undefined when it may not grow yet. */
@@ -57,7 +75,7 @@ export class Braid<B extends BraidBlock> {
     const head = this.head(chain)
     if (head === undefined) return undefined
     const height = head.height + 1
-    if (!this.#graphAt(height).has(chain)) return undefined
+    if (this.#neighboursAt(chain, height) === undefined || !this.#pastTransitions(height)) return undefined
     const adjacents: Array<readonly [number, B]> = []
     for (const neighbour of this.neighbours(chain, height)) {
       const winner = this.winnerAt(neighbour, head.height)
@@ -65,6 +83,14 @@ export class Braid<B extends BraidBlock> {
       adjacents.push([neighbour, winner])
     }
     return adjacents
+  }
+
+  // Whether a block at `height` passes no transition that some chain of the old graph has not reached.
+  #pastTransitions(height: number): boolean {
+    return this.#transitions.every(
+      (transition) =>
+        height <= transition.height || transition.chains.every((chain) => (this.head(chain)?.height ?? -1) >= transition.height),
+    )
   }
 
   /** Whether `chain` may grow now. */

@@ -1,10 +1,28 @@
-export { Braid, type BraidBlock } from './braid.js'
-export { BraidMiner, type BraidMinerOptions, type CreationClock, latestCreationTime, loadWindows } from './braid-miner.js'
+export { Braid, type BraidBlock, type BraidTransition, type NeighboursAt } from './braid.js'
+export {
+  BraidMiner,
+  type BraidMinerOptions,
+  type CreationClock,
+  latestCreationTime,
+  loadWindows,
+  type MiningDraws,
+  mineChild,
+} from './braid-miner.js'
+export { childFeatureFlags, childTarget, DEVNET_FORK_NUMBER, VOTE_STEP, VOTES_START } from './chain-rules.js'
 export { simulatedClock, wallClock } from './clock.js'
 export { ChainNotReadyError, DevnetError, InvalidOptionError, TargetTooHardError, UsageError } from './errors.js'
 export { DEFAULT_SEED, type FillOptions, type FillSummary, fill } from './fill.js'
 export { type MineBlockInput, mineBlock } from './mine.js'
-export { type AccountPool, createAccountPool, type PayloadContext, syntheticPayload } from './payload.js'
+export {
+  type AccountPool,
+  COINBASE_REWARD,
+  createAccountPool,
+  GAS_PRICE,
+  type PayloadContext,
+  syntheticPayload,
+  transferEvent,
+} from './payload.js'
 export { createProducer, type Producer, type ProducerOptions } from './producer.js'
 export { createRandom, type Random } from './random.js'
+export { type ChainReorg, type ReorgOptions, type ReorgSummary, reorg } from './reorg.js'
 export { type CliIo, HELP, runCli } from './run-cli.js'

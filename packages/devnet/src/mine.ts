@@ -12,13 +12,18 @@ export interface MineBlockInput {
   readonly creationTime: number
   /** The first nonce tried (u64); later ones count up from it. */
   readonly nonce?: bigint
+  /** Default: the parent's. */
+  readonly target?: bigint
+  /** u64; default 0. */
+  readonly featureFlags?: bigint
 }
 
 const U64 = 1n << 64n
 
 /**
- * Mines the child of `parent`: the parent's target, weight + difficulty, same epoch start, feature
- * flags 0, and the first nonce from `nonce` on whose proof-of-work hash is at most the target.
+ * Mines the child of `parent`: the target given (default the parent's), weight + difficulty, same epoch
+ * start, the feature flags given (default 0), and the first nonce from `nonce` on whose proof-of-work
+ * hash is at most the target.
  */
 export function mineBlock(input: MineBlockInput): Block {
   const header = mineChildHeader(input.parent, {
@@ -26,6 +31,8 @@ export function mineBlock(input: MineBlockInput): Block {
     creationTime: input.creationTime,
     adjacents: input.adjacents,
     payloadHash: decodeHash(input.payload.payloadHash),
+    ...(input.target === undefined ? {} : { target: input.target }),
+    ...(input.featureFlags === undefined ? {} : { featureFlags: input.featureFlags }),
   })
   return { header, payload: input.payload }
 }

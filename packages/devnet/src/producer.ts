@@ -5,6 +5,7 @@ import { wallClock } from './clock.js'
 import { InvalidOptionError } from './errors.js'
 import { checkForkRate, checkSeed } from './fill.js'
 import { createRandom } from './random.js'
+import { type ReorgOptions, type ReorgSummary, reorg } from './reorg.js'
 
 /** Options of `createProducer`. */
 export interface ProducerOptions {
@@ -24,6 +25,12 @@ export interface Producer {
   start(): void
   /** Stops for good and waits for the block being stored; rejects with the failure that halted it, if any and no onError was given. */
   stop(): Promise<void>
+  /**
+   * Replaces the best branch of some chains by heavier ones forking `depth` blocks below their heads (see
+   * `reorg`), between two blocks of a running producer, which then mines on the new branches. Its seed
+   * is drawn from the producer's. Rejects with the reorg's error, which does not halt the producer.
+   */
+  reorg(options: Omit<ReorgOptions, 'seed'>): Promise<ReorgSummary>
 }
 
 /**
@@ -46,6 +53,9 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
   let failure: { error: unknown } | undefined
   let timer: NodeJS.Timeout | undefined
   let wake: (() => void) | undefined
+  // Reorgs asked of a running producer, done between two blocks.
+  const reorgs: Array<{ options: Omit<ReorgOptions, 'seed'>; resolve(summary: ReorgSummary): void; reject(error: unknown): void }> = []
+  const reorgNow = (options: Omit<ReorgOptions, 'seed'>): Promise<ReorgSummary> => reorg(store, { ...options, seed: random.hex(16) })
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -62,6 +72,10 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
     // First blocks spread over one delay rather than all at once.
     const due = new Map(miner.chains().map((chain) => [chain, start + delayMs * random.next()]))
     while (!stopping) {
+      for (let asked = reorgs.shift(); asked !== undefined; asked = reorgs.shift()) {
+        await reorgNow(asked.options).then(asked.resolve, asked.reject)
+        miner.reset(await loadWindows(store))
+      }
       const now = performance.now()
       let next: number | undefined
       let earliest = Infinity
@@ -85,6 +99,8 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
       if (running !== undefined || stopping) return
       running = run().catch((error: unknown) => {
         failure = { error }
+        // A halted producer does no more reorgs: those still asked of it fail with what halted it.
+        for (let asked = reorgs.shift(); asked !== undefined; asked = reorgs.shift()) asked.reject(error)
         onError?.(error)
       })
     },
@@ -93,7 +109,18 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
       clearTimeout(timer)
       wake?.()
       await running
+      // Reorgs asked while it stopped are done on the quiet store.
+      for (let asked = reorgs.shift(); asked !== undefined; asked = reorgs.shift())
+        await reorgNow(asked.options).then(asked.resolve, asked.reject)
       if (failure !== undefined && onError === undefined) throw failure.error
+    },
+    reorg(options) {
+      if (running === undefined || stopping || failure !== undefined) return reorgNow(options)
+      return new Promise((resolve, reject) => {
+        reorgs.push({ options, resolve, reject })
+        clearTimeout(timer)
+        wake?.()
+      })
     },
   }
 }

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util'
 import { getNetwork, type Network } from '@weft/block'
 import { type ChainStore, openStore } from '@weft/store'
-import type { NetworkName } from '@weft/types'
+import { type NetworkName, networkNames } from '@weft/types'
 import cliProgress from 'cli-progress'
 import { UsageError } from './errors.js'
 import { type FillSummary, fill } from './fill.js'
 import { createProducer } from './producer.js'
+import { reorg } from './reorg.js'
 
 /** Where the CLI writes, and what tells it to stop (the bin passes the process's own). */
 export interface CliIo {
@@ -21,13 +22,16 @@ export const HELP = `Usage: weft-devnet <command> [options]
 Commands:
   fill   mine N blocks as fast as possible into a store, deterministically from a seed
   live   produce blocks in real time until interrupted (or for --duration seconds)
+  reorg  replace the best branch of chains by heavier ones forking --depth blocks below their heads
 
 Options:
   --data DIR          the store's folder (created if missing)            [required]
-  --network NAME      development | test-singleton | mainnet01 | testnet04
-                                                         [default: development]
+  --network NAME      development | recap-development | test-singleton (the networks
+                      a CPU mines; others only if their targets allow) [default: development]
   --blocks N          fill: how many blocks to add, orphans included      [required]
-  --seed S            the seed (fill: same seed, same blocks; default "weft")
+  --chain C           reorg: a chain to reorganise; repeat it for several at once [required]
+  --depth N           reorg: blocks below the head where the new branch forks [required]
+  --seed S            the seed (fill, reorg: same seed, same blocks; default "weft")
   --fork-rate R       probability from 0 to 1 that a block gets an orphan sibling
                                                                   [default: 0]
   --block-delay S     live: seconds between blocks of one chain  [default: the network's]
@@ -37,12 +41,15 @@ Options:
 Examples:
   weft-devnet fill --data ./data --network development --blocks 20000 --seed 1 --fork-rate 0.05
   weft-devnet live --data ./data --block-delay 0.5
+  weft-devnet reorg --data ./data --chain 3 --depth 1000
 `
 
 const options = {
   data: { type: 'string' },
   network: { type: 'string', default: 'development' },
   blocks: { type: 'string' },
+  chain: { type: 'string', multiple: true },
+  depth: { type: 'string' },
   seed: { type: 'string' },
   'fork-rate': { type: 'string', default: '0' },
   'block-delay': { type: 'string' },
@@ -67,10 +74,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 0
     }
     const [command, ...extra] = positionals
-    if (command === undefined) throw new UsageError('Expected a command (fill or live), received none')
+    if (command === undefined) throw new UsageError('Expected a command (fill, live or reorg), received none')
     if (extra.length > 0) throw new UsageError(`Expected one command, received also ${JSON.stringify(extra.join(' '))}`)
-    if (command !== 'fill' && command !== 'live')
-      throw new UsageError(`Expected the command fill or live, received ${JSON.stringify(command)}`)
+    if (command !== 'fill' && command !== 'live' && command !== 'reorg')
+      throw new UsageError(`Expected the command fill, live or reorg, received ${JSON.stringify(command)}`)
     if (values.data === undefined) throw new UsageError("Expected --data DIR, the store's folder")
     const network = parseNetwork(values.network)
     const forkRate = parseNumber('--fork-rate', values['fork-rate'])
@@ -78,6 +85,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (values.blocks === undefined) throw new UsageError('Expected --blocks N, how many blocks to add')
       const blocks = parseNumber('--blocks', values.blocks)
       return await withStore(values.data, network, (store) => runFill(store, io, { blocks, forkRate, seed: values.seed }))
+    }
+    if (command === 'reorg') {
+      if (values.chain === undefined) throw new UsageError('Expected --chain C, a chain to reorganise')
+      if (values.depth === undefined) throw new UsageError('Expected --depth N, how far below the head the new branch forks')
+      const chains = values.chain.map((text) => parseNumber('--chain', text))
+      const depth = parseNumber('--depth', values.depth)
+      return await withStore(values.data, network, (store) => runReorg(store, io, { chains, depth, seed: values.seed }))
     }
     const blockDelay = values['block-delay'] === undefined ? network.blockDelay : parseNumber('--block-delay', values['block-delay'])
     const duration = values.duration === undefined ? undefined : parseNumber('--duration', values.duration)
@@ -95,10 +109,7 @@ function parseNetwork(name: string): Network {
   try {
     return getNetwork(name as NetworkName)
   } catch (error) {
-    throw new UsageError(
-      `Expected --network to be one of development, test-singleton, mainnet01, testnet04, received ${JSON.stringify(name)}`,
-      { cause: error },
-    )
+    throw new UsageError(`Expected --network to be one of ${networkNames.join(', ')}, received ${JSON.stringify(name)}`, { cause: error })
   }
 }
 
@@ -156,6 +167,21 @@ async function runFill(
       `in ${seconds.toFixed(1)} s (${Math.round(summary.blocks / Math.max(seconds, 1e-3))} blocks/s); ` +
       `heights ${Math.min(...heights)}-${Math.max(...heights)}\n`,
   )
+  return 0
+}
+
+async function runReorg(
+  store: ChainStore,
+  io: CliIo,
+  opts: { chains: number[]; depth: number; seed: string | undefined },
+): Promise<number> {
+  const summary = await reorg(store, { chains: opts.chains, depth: opts.depth, ...(opts.seed === undefined ? {} : { seed: opts.seed }) })
+  for (const { chain, forkPoint, newHead } of summary.chains) {
+    io.stdout.write(
+      `chain ${chain}: new branch from height ${forkPoint.height} to ${newHead.height}, head ${newHead.hash.toString('base64url')}\n`,
+    )
+  }
+  io.stdout.write(`stored ${summary.blocks} blocks\n`)
   return 0
 }
 

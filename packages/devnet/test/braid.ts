@@ -29,12 +29,14 @@ const twenty: ChainGraph = new Map(
   }).map(([k, v]) => [Number(k), v]),
 )
 const single: ChainGraph = new Map([[0, []]])
+// One graph at every height: a block names its chain's neighbours in it.
+const inGraph = (graph: ChainGraph) => (chain: number) => graph.get(chain)
 
 const block = (chainId: number, height: number): BraidBlock => ({ chainId, height, hash: Buffer.from([chainId, height & 0xff]) })
 const genesisHeads = (graph: ChainGraph) => new Map([...graph.keys()].map((c) => [c, [block(c, 0)]]))
 
 t.test("at genesis every chain may grow and names its neighbours' genesis blocks", async (t) => {
-  const braid = new Braid(() => twenty, genesisHeads(twenty))
+  const braid = new Braid(inGraph(twenty), genesisHeads(twenty))
   t.same(braid.advanceable(), [...Array(20).keys()])
   const adjacents = braid.nextAdjacents(8)
   t.same(
@@ -48,7 +50,7 @@ t.test("at genesis every chain may grow and names its neighbours' genesis blocks
 })
 
 t.test('a chain may not grow past a neighbour that is behind it', async (t) => {
-  const braid = new Braid(() => twenty, genesisHeads(twenty))
+  const braid = new Braid(inGraph(twenty), genesisHeads(twenty))
   braid.advance(block(0, 1))
   t.notOk(braid.canAdvance(0), 'chain 0 at height 1 waits for 5, 10 and 15')
   t.equal(braid.nextAdjacents(0), undefined)
@@ -73,7 +75,7 @@ t.test('a chain may not grow past a neighbour that is behind it', async (t) => {
 })
 
 t.test('the adjacent of a neighbour one height ahead is its block one below its head', async (t) => {
-  const braid = new Braid(() => twenty, genesisHeads(twenty))
+  const braid = new Braid(inGraph(twenty), genesisHeads(twenty))
   for (const c of [0, 5, 10, 15]) braid.advance(block(c, 1))
   braid.advance(block(0, 2))
   t.same(braid.nextAdjacents(5), undefined)
@@ -94,7 +96,7 @@ t.test('the adjacent of a neighbour one height ahead is its block one below its 
 })
 
 t.test('a single chain with no neighbours grows freely', async (t) => {
-  const braid = new Braid(() => single, genesisHeads(single))
+  const braid = new Braid(inGraph(single), genesisHeads(single))
   for (let h = 1; h <= 10; h++) {
     t.same(braid.nextAdjacents(0), [])
     braid.advance(block(0, h))
@@ -105,7 +107,7 @@ t.test('a single chain with no neighbours grows freely', async (t) => {
 })
 
 t.test('a chain missing from the graph in force at the next height may not grow', async (t) => {
-  const braid = new Braid((h) => (h < 1 ? twenty : single), genesisHeads(twenty))
+  const braid = new Braid((chain, height) => (height < 1 ? twenty : single).get(chain), genesisHeads(twenty))
   t.same(braid.advanceable(), [0])
   t.equal(braid.head(99), undefined)
   t.equal(braid.nextAdjacents(99), undefined)
@@ -114,7 +116,7 @@ t.test('a chain missing from the graph in force at the next height may not grow'
 
 t.test('a head that is not the next height is refused', async (t) => {
   const braid = new Braid(
-    () => single,
+    inGraph(single),
     new Map([
       [0, [block(0, 0)]],
       [1, []],
@@ -135,7 +137,7 @@ t.test('a head that is not the next height is refused', async (t) => {
 t.test('growing any advanceable chain keeps neighbours within one height and never deadlocks', async (t) => {
   fc.assert(
     fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 300 }), (choices) => {
-      const braid = new Braid(() => twenty, genesisHeads(twenty), 3)
+      const braid = new Braid(inGraph(twenty), genesisHeads(twenty), 3)
       for (const choice of choices) {
         const ready = braid.advanceable()
         if (ready.length === 0) return false
@@ -155,3 +157,46 @@ t.test('growing any advanceable chain keeps neighbours within one height and nev
   )
   t.pass('property held')
 })
+
+t.test('at a graph transition no chain passes its height before every chain of the old graph reaches it', async (t) => {
+  // Chains 0-1-2 in a line up to height 3; then chain 3, which starts at 3, closes the ring.
+  const before: ChainGraph = new Map([
+    [0, [1]],
+    [1, [0, 2]],
+    [2, [1]],
+  ])
+  const after: ChainGraph = new Map([
+    [0, [1, 3]],
+    [1, [0, 2]],
+    [2, [1, 3]],
+    [3, [0, 2]],
+  ])
+  // As the real node: a block braids with the graph at its parent's height, a genesis block with its own.
+  const neighboursAt = (chain: number, height: number) => (chain === 3 && height === 3 ? after : height - 1 < 3 ? before : after).get(chain)
+  const transition = [{ height: 3, chains: [0, 1, 2] }]
+  const heads = new Map([...[0, 1, 2].map((chain) => [chain, [block(chain, 0)]] as const), [3, [block(3, 3)]]])
+  const braid = new Braid(neighboursAt, heads, 4, transition)
+  for (let height = 1; height <= 2; height++) for (const chain of [0, 1, 2]) braid.advance(block(chain, height))
+  braid.advance(block(1, 3))
+  braid.advance(block(0, 3))
+  t.ok(braid.nextAdjacents(2), 'chain 2 may reach the transition height')
+  t.same(braid.advanceable(), [2], 'chain 0 braids with 1 and 3 at height 3, but waits for chain 2 to reach it; so does chain 3')
+  t.equal(new Braid(neighboursAt, braidHeads(braid), 4).canAdvance(0), true, 'without the transition rule chain 0 would pass it')
+  braid.advance(block(2, 3))
+  t.same(braid.advanceable(), [0, 1, 2, 3], 'every old chain at the transition height: all may grow')
+  const unknown = new Braid(neighboursAt, braidHeads(braid), 4, [{ height: 3, chains: [0, 1, 2, 7] }])
+  t.same(unknown.advanceable(), [], 'a transition waits for a chain the braid does not know')
+  t.same(
+    braid.nextAdjacents(0)?.map(([c, b]) => [c, b.height]),
+    [
+      [1, 3],
+      [3, 3],
+    ],
+    "the first block above the transition names the new chain's genesis block",
+  )
+})
+
+// The windows of a braid's chains, for a second braid over the same blocks.
+function braidHeads(braid: Braid<BraidBlock>): Map<number, BraidBlock[]> {
+  return new Map(braid.chains().map((chain) => [chain, [braid.head(chain)!]]))
+}

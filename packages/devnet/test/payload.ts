@@ -1,7 +1,8 @@
 import { payloadHashesMatch, txCount } from '@weft/block'
 import t from 'tap'
-import { createAccountPool, type PayloadContext, syntheticPayload } from '../src/payload.js'
+import { COINBASE_REWARD, createAccountPool, GAS_PRICE, type PayloadContext, syntheticPayload } from '../src/payload.js'
 import { createRandom } from '../src/random.js'
+import { decoded, realPayloads } from './fixtures/real-payloads.js'
 
 const unpaddedBase64url = /^[A-Za-z0-9_-]+$/
 const decode = (text: string): unknown => JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
@@ -90,4 +91,65 @@ t.test('with no transactions allowed every payload is empty', async (t) => {
   const payload = syntheticPayload(random, createAccountPool(random), context(1), 0)
   t.same(payload.transactions, [])
   t.ok(payloadHashesMatch(payload))
+})
+
+// Every key of an object and of the objects under it, as paths in order ("meta.gasLimit"); arrays by their first element.
+function shape(value: unknown, path = ''): string[] {
+  if (Array.isArray(value)) return value.length === 0 ? [] : shape(value[0], `${path}[]`)
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).flatMap(([key, inner]) => [`${path}${key}`, ...shape(inner, `${path}${key}.`)])
+}
+
+t.test("payloads have the real network's shape, key for key", async (t) => {
+  const random = createRandom('real-shape')
+  const pool = createAccountPool(random)
+  let payload = syntheticPayload(random, pool, context(10))
+  while (payload.transactions.length === 0) payload = syntheticPayload(random, pool, context(10))
+  const real = realPayloads.find((p) => p.transactions.length > 0)!
+  t.same(Object.keys(payload), Object.keys(real), 'payload keys')
+  t.same(shape(decoded(payload.minerData)), shape(decoded(real.minerData)), 'miner data')
+  const [tx, output] = payload.transactions[0]!
+  const [realTx, realOutput] = real.transactions[0]!
+  t.same(Object.keys(decoded(tx)), Object.keys(decoded(realTx)), 'transaction: hash, sigs, cmd')
+  const cmd = (text: string) => JSON.parse(decoded(text).cmd as string)
+  // The real vectors' transfers carry no keyset data; the devnet's transfer-create does.
+  t.same(
+    shape(cmd(tx)).filter((key) => !key.startsWith('payload.exec.data.')),
+    shape(cmd(realTx)),
+    'command: networkId, payload, signers, meta, nonce',
+  )
+  // The vectors predate events (2020); outputs have carried them after logs since.
+  const withEvents = (keys: string[]) => keys.flatMap((key) => (key === 'logs' ? [key, 'events'] : [key]))
+  t.same(Object.keys(decoded(output)), withEvents(Object.keys(decoded(realOutput))), 'output keys')
+  t.same(Object.keys(decoded(payload.coinbase)), withEvents(Object.keys(decoded(real.coinbase))), 'coinbase keys')
+})
+
+t.test('transfers, gas and the coinbase each emit a coin.TRANSFER with sender, receiver and a decimal amount', async (t) => {
+  const random = createRandom('transfers')
+  const pool = createAccountPool(random)
+  const problems: string[] = []
+  let transfers = 0
+  for (let height = 1; height <= 100; height++) {
+    const payload = syntheticPayload(random, pool, context(height))
+    const miner = decoded(payload.minerData).account as string
+    const coinbase = decoded(payload.coinbase) as { events: Array<{ params: unknown[]; name: string; module: unknown }> }
+    t.same(
+      coinbase.events.map((event) => [event.name, event.module, event.params]),
+      [['TRANSFER', { namespace: null, name: 'coin' }, ['', miner, COINBASE_REWARD]]],
+    )
+    for (const [tx, out] of payload.transactions) {
+      const sender = (JSON.parse(decoded(tx).cmd as string) as { meta: { sender: string } }).meta.sender
+      const output = decoded(out) as { gas: number; events: Array<{ params: [string, string, number]; name: string }> }
+      const gasEvent = output.events[output.events.length - 1]!
+      if (gasEvent.params.join() !== [sender, miner, Number((output.gas * GAS_PRICE).toFixed(12))].join())
+        problems.push(`height ${height}: the last event does not pay the gas to the miner`)
+      for (const event of output.events) {
+        if (event.name !== 'TRANSFER' || event.params.length !== 3 || typeof event.params[2] !== 'number')
+          problems.push(`height ${height}: ${JSON.stringify(event)}`)
+      }
+      if (output.events.length === 2) transfers++
+    }
+  }
+  t.same(problems, [])
+  t.ok(transfers > 20, `${transfers} transfers between accounts`)
 })

@@ -65,7 +65,7 @@ t.test('the same seed through the CLI gives the same chains', async (t) => {
 t.test('usage errors exit 2 and say what was expected', async (t) => {
   const cases: Array<[string[], RegExp]> = [
     [[], /Expected a command/],
-    [['mine'], /Expected the command fill or live, received "mine"/],
+    [['mine'], /Expected the command fill, live or reorg, received "mine"/],
     [['fill', 'more'], /Expected one command, received also "more"/],
     [['fill', '--blocks', '5'], /Expected --data DIR/],
     [['fill', '--data', 'x'], /Expected --blocks N/],
@@ -74,6 +74,9 @@ t.test('usage errors exit 2 and say what was expected', async (t) => {
     [['fill', '--data', 'x', '--blocks', '5', '--network', 'moon'], /Expected --network to be one of .*received "moon"/],
     [['fill', '--data', 'x', '--blocks', '5', '--colour'], /Unknown option '--colour'/],
     [['live', '--data', 'x', '--duration', 'soon'], /Expected --duration to be a number/],
+    [['reorg', '--data', 'x', '--depth', '3'], /Expected --chain C/],
+    [['reorg', '--data', 'x', '--chain', '3'], /Expected --depth N/],
+    [['reorg', '--data', 'x', '--chain', 'three', '--depth', '3'], /Expected --chain to be a number, received "three"/],
   ]
   for (const [argv, message] of cases) {
     const run = capture()
@@ -88,6 +91,17 @@ t.test('other failures exit 1 and name their code', async (t) => {
   const run = capture()
   t.equal(await runCli(['fill', '--data', join(t.testdir(), 'data'), '--blocks=-3'], run.io), 1)
   t.match(run.stderr(), /^weft-devnet: Expected blocks to be a non-negative integer, received -3 \[INVALID_OPTION\]\n$/)
+})
+
+t.test('reorg replaces the best branch of the chains named, and says where each forks', async (t) => {
+  const data = join(t.testdir(), 'data')
+  t.equal(await runCli(['fill', '--data', data, '--network', 'test-singleton', '--blocks', '40'], capture().io), 0)
+  const run = capture()
+  t.equal(await runCli(['reorg', '--data', data, '--network', 'test-singleton', '--chain', '0', '--depth', '15', '--seed', 'x'], run.io), 0)
+  t.match(run.stdout(), /^chain 0: new branch from height 25 to 40, head [A-Za-z0-9_-]{43}\nstored 15 blocks\n$/)
+  const deep = capture()
+  t.equal(await runCli(['reorg', '--data', data, '--network', 'test-singleton', '--chain', '0', '--depth', '41'], deep.io), 1)
+  t.match(deep.stderr(), /Expected depth to be at most 40 on chain 0, received 41 \[INVALID_OPTION\]/)
 })
 
 t.test('an error without a code is reported by its message alone', async (t) => {

@@ -17,13 +17,16 @@ export const NodeInfo = Type.Object({
   nodeLatestBehaviorHeight: Type.Integer({ minimum: 0 }),
   nodeNumberOfChains: Type.Integer({ minimum: 0 }),
   nodePackageVersion: Type.String(),
-  nodeServiceDate: Type.Union([
-    Type.String({
-      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$',
-      description: 'ISO 8601 UTC date-time',
-    }),
-    Type.Null(),
-  ]),
+  // Absent when the chainweb profile answers as release 3.2, which dropped it.
+  nodeServiceDate: Type.Optional(
+    Type.Union([
+      Type.String({
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$',
+        description: 'ISO 8601 UTC date-time',
+      }),
+      Type.Null(),
+    ]),
+  ),
   nodeVersion: NetworkName,
 })
 /** The body of `GET /info`. */

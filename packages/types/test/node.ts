@@ -39,6 +39,8 @@ t.test('node info as the real node sends it matches, in both profiles', async (t
   }
   t.ok(Value.Check(NodeInfo, info))
   t.ok(Value.Check(NodeInfo, { ...info, nodeServiceDate: null }))
+  const { nodeServiceDate: _, ...release32 } = info
+  t.ok(Value.Check(NodeInfo, release32), 'release 3.2 has no service date')
   t.notOk(Value.Check(NodeInfo, { ...info, nodeVersion: 'mainnet02' }))
   t.notOk(Value.Check(NodeInfo, { ...info, nodeServiceDate: 'June 7' }))
 })

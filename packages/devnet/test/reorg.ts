@@ -1,0 +1,133 @@
+import { difficulty, EASY_TARGET, type Header } from '@weft/block'
+import { type ChainStore, openStore, type StoreEvent } from '@weft/store'
+import t, { type Test } from 'tap'
+import { fill } from '../src/fill.js'
+import { createProducer } from '../src/producer.js'
+import { reorg } from '../src/reorg.js'
+import { checkBraid } from './fixtures/braid-check.js'
+import { freshFolder } from './fixtures/fresh-folder.js'
+
+const open = async (t: Test, network: 'development' | 'test-singleton'): Promise<ChainStore> => {
+  const store = await openStore({ path: freshFolder(t), network })
+  t.teardown(() => store.close())
+  return store
+}
+const b64 = (hash: Buffer): string => hash.toString('base64url')
+
+// The line of blocks from `head` down to (not including) `stop`'s height, read from the store.
+async function lineDown(store: ChainStore, head: Header, stopHeight: number): Promise<Header[]> {
+  const line: Header[] = []
+  for (let at: Header | undefined = head; at !== undefined && at.height > stopHeight; at = await store.getHeader(at.parent)) line.push(at)
+  return line
+}
+
+t.test('a chain 1,000 blocks deep is replaced by a heavier branch from its fork point, in a second or two', async (t) => {
+  const store = await open(t, 'test-singleton')
+  await fill(store, { blocks: 1100, seed: 'deep', forkRate: 0.05 })
+  const oldHead = store.cut().get(0)!
+  const events: StoreEvent[] = []
+  store.subscribe((event) => events.push(event))
+  const started = performance.now()
+  const summary = await reorg(store, { chains: [0], depth: 1000, seed: 'deep-reorg' })
+  const seconds = (performance.now() - started) / 1000
+  t.ok(seconds < 10, `1,000 blocks mined and stored in ${seconds.toFixed(2)} s`)
+  t.equal(summary.blocks, 1000)
+  const [chain] = summary.chains
+  t.same(
+    [chain!.chain, chain!.oldHead.hash, chain!.forkPoint.height, chain!.newHead.height],
+    [0, oldHead.hash, oldHead.height - 1000, oldHead.height],
+  )
+  t.ok(chain!.newHead.weight > oldHead.weight, 'heavier than the old head')
+  t.same(store.cut().get(0)!.hash, chain!.newHead.hash, 'the cut moved to the new head')
+  t.ok(await store.getHeader(oldHead.hash), 'the old head stays stored')
+  const newLine = await lineDown(store, chain!.newHead, chain!.forkPoint.height)
+  t.equal(newLine.length, 1000)
+  t.same(newLine.at(-1)!.parent, chain!.forkPoint.hash, 'the branch starts at the fork point')
+  t.ok(
+    newLine.slice(1).every((header) => header.target === EASY_TARGET),
+    'mined at the easy target, the last block excepted',
+  )
+  t.ok(difficulty(chain!.newHead.target) > difficulty(EASY_TARGET), 'the last block carries the extra weight')
+  const joined = events.flatMap((event) => (event.type === 'cut' ? event.joined : []))
+  t.same(
+    joined.map((block) => b64(block.header.hash)),
+    newLine.map((header) => b64(header.hash)).reverse(),
+    'the cut joined the new branch once, ancestors first, at the last write',
+  )
+  t.equal(events.filter((event) => event.type === 'cut').length, 1, 'one cut move')
+})
+
+t.test('several chains reorganise at once, neighbours naming each other’s new blocks', async (t) => {
+  const store = await open(t, 'development')
+  await fill(store, { blocks: 500, seed: 'multi', forkRate: 0.05 })
+  const summary = await reorg(store, { chains: [3, 8, 12], depth: 12 })
+  t.equal(summary.blocks, 36)
+  const branches = new Map<number, Map<number, Header>>()
+  for (const { chain, newHead, forkPoint } of summary.chains) {
+    t.same(store.cut().get(chain)!.hash, newHead.hash, `chain ${chain}: the cut moved`)
+    branches.set(chain, new Map((await lineDown(store, newHead, forkPoint.height)).map((header) => [header.height, header])))
+  }
+  // Chains 3 and 8 are neighbours in the twenty-chain graph.
+  for (const [height, header] of branches.get(3)!) {
+    const named = header.adjacents.find(([chain]) => chain === 8)![1]
+    const expected = branches.get(8)!.get(height - 1) ?? (await lineDown(store, store.cut().get(8)!, height - 2)).at(-1)!
+    t.same(named, expected.hash, `chain 3 at ${height} names chain 8's block at ${height - 1} on its new branch`)
+  }
+  const report = await checkBraid(store)
+  t.ok(
+    report.problems.every((problem) => /adjacent on chain (3|8|12) is not/.test(problem)),
+    'only the neighbours that did not reorganise still name the old blocks',
+  )
+})
+
+t.test('a running producer reorganises between two blocks and mines on the new branch', async (t) => {
+  const store = await open(t, 'development')
+  const producer = createProducer(store, { blockDelay: 0.02, seed: 'live-reorg' })
+  producer.start()
+  while (Math.min(...[...store.cut().values()].map((head) => head.height)) < 8) await new Promise((resolve) => setTimeout(resolve, 20))
+  const summary = await producer.reorg({ chains: [5], depth: 4 })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  await producer.stop()
+  const head = store.cut().get(5)!
+  t.ok(head.height > summary.chains[0]!.newHead.height, 'chain 5 grew on')
+  const line = await lineDown(store, head, summary.chains[0]!.forkPoint.height)
+  t.ok(
+    line.some((header) => header.hash.equals(summary.chains[0]!.newHead.hash)),
+    'on top of the new branch',
+  )
+  t.same((await producer.reorg({ chains: [5], depth: 1 })).blocks, 1, 'a stopped producer reorganises at once')
+  await t.rejects(producer.reorg({ chains: [5], depth: 0 }), { code: 'INVALID_OPTION', option: 'depth' })
+})
+
+t.test('a reorg asked as the producer stops is done once it stopped; one asked of a failing producer fails with it', async (t) => {
+  const store = await open(t, 'test-singleton')
+  await fill(store, { blocks: 10 })
+  const producer = createProducer(store, { blockDelay: 5, seed: 'stopping' })
+  producer.start()
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const asked = producer.reorg({ chains: [0], depth: 2 })
+  await producer.stop()
+  t.equal((await asked).blocks, 2)
+  const mainnet = await openStore({ path: freshFolder(t), network: 'mainnet01' })
+  t.teardown(() => mainnet.close())
+  const failing = createProducer(mainnet, { blockDelay: 1, onError: () => {} })
+  failing.start()
+  await t.rejects(failing.reorg({ chains: [0], depth: 1 }), { code: 'TARGET_TOO_HARD' })
+  await failing.stop()
+})
+
+t.test('bad reorg options are refused with INVALID_OPTION', async (t) => {
+  const store = await open(t, 'test-singleton')
+  await fill(store, { blocks: 5 })
+  for (const [options, option] of [
+    [{ chains: [0], depth: 0 }, 'depth'],
+    [{ chains: [0], depth: 1.5 }, 'depth'],
+    [{ chains: [0], depth: 6 }, 'depth'],
+    [{ chains: [], depth: 1 }, 'chains'],
+    [{ chains: [0, 0], depth: 1 }, 'chains'],
+    [{ chains: [1], depth: 1 }, 'chains'],
+    [{ chains: [0], depth: 1, seed: Number.NaN }, 'seed'],
+  ] as const) {
+    await t.rejects(reorg(store, options), { code: 'INVALID_OPTION', option }, JSON.stringify(options))
+  }
+})
