@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
-import { type ChainStore, openStore } from '@weft/store'
+import type { ChainStore } from '@weft/store'
 import { type Logger, pino } from 'pino'
 import { createApp } from './app.js'
 import { BranchContinuations } from './branch-continuations.js'
@@ -10,6 +10,7 @@ import { EventHub } from './event-hub.js'
 import { InFlight } from './in-flight.js'
 import type { NodeContext } from './node-context.js'
 import { profiles } from './profiles.js'
+import { openNodeStore } from './store-open.js'
 import { feedUpdateStreams } from './update-streams.js'
 
 /** A node that is listening. */
@@ -55,7 +56,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startServer(options: ServerOptions = {}, logger?: Logger): Promise<RunningServer> {
   const config = resolveConfig(options)
   const log = logger ?? pino({ level: config.logLevel, base: { name: 'weft-server' } })
-  const store = await openStore({ path: config.data, network: config.network })
+  const store = await openNodeStore({ path: config.data, network: config.network })
   const hubOptions = { keepAliveMs: config.keepAlive * 1000, maxBacklogBytes: config.maxBacklogBytes }
   const network = store.network
   const node: NodeContext = {

@@ -10,7 +10,7 @@ t.test('defaults fill what is missing; the producer defaults on for development 
   )
   t.equal(resolveConfig({ network: 'test-singleton' }).devnet, true)
   t.equal(resolveConfig({ network: 'mainnet01' }).devnet, false)
-  t.equal(resolveConfig({ network: 'testnet04', devnet: true }).devnet, true)
+  t.equal(resolveConfig({ network: 'testnet06', devnet: true }).devnet, true, 'the producer on where asked and minable')
   t.equal(resolveConfig({ port: undefined }).port, 1848, 'undefined options are defaults')
 })
 

@@ -1,0 +1,54 @@
+import { difficulty, genesisBlocks, getNetwork } from '@weft/block'
+import type { NetworkName } from '@weft/types'
+import type { OptionName, OptionValue, serverOptions } from './config-options.js'
+
+// `ServerConfig`, spelled out here: config.ts imports this module.
+type ResolvedConfig = { [K in OptionName]: OptionValue<(typeof serverOptions)[K]> }
+
+/**
+ * One rule about settings that cannot go together: given the resolved configuration and the
+ * settings that were given (not defaulted), it returns what is wrong and how to fix it, or undefined.
+ */
+export type ConfigConflict = (config: ResolvedConfig, given: ReadonlySet<OptionName>) => string | undefined
+
+// The devnet producer refuses a chain whose target needs more than this many hashes per block
+// (@weft/devnet's braid miner): a real network's targets would take a CPU years.
+const DEVNET_MAX_DIFFICULTY = 1n << 20n
+
+const minable = new Map<NetworkName, boolean>()
+
+/** Whether the devnet producer can mine `network`'s blocks: every genesis target within its limit. */
+export function devnetCanMine(network: NetworkName): boolean {
+  let known = minable.get(network)
+  if (known === undefined) {
+    known = genesisBlocks(getNetwork(network)).every((block) => difficulty(block.header.target) <= DEVNET_MAX_DIFFICULTY)
+    minable.set(network, known)
+  }
+  return known
+}
+
+/** Every rule `resolveConfig` checks, in order; the first that fails refuses the configuration. */
+export const configConflicts: ConfigConflict[] = [
+  (config) =>
+    config.devnet && !devnetCanMine(config.network)
+      ? `The devnet producer cannot mine ${config.network}: its targets are real proof-of-work targets, far too hard for a CPU. ` +
+        `Fix: turn the producer off (--no-devnet), or serve a development network (--network development)`
+      : undefined,
+  (config, given) => {
+    const producerOnly = (['blockDelay', 'forkRate'] as const).filter((name) => given.has(name))
+    return !config.devnet && producerOnly.length > 0
+      ? `${producerOnly.map((name) => (name === 'blockDelay' ? 'block delay' : 'fork rate')).join(' and ')} only ` +
+          `${producerOnly.length > 1 ? 'apply' : 'applies'} to the devnet producer, which is off. ` +
+          'Fix: drop them, or turn the producer on (--devnet)'
+      : undefined
+  },
+]
+
+/** The first conflict among the rules, or undefined when the configuration holds together. */
+export function findConflict(config: ResolvedConfig, given: ReadonlySet<OptionName>): string | undefined {
+  for (const conflict of configConflicts) {
+    const found = conflict(config, given)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
