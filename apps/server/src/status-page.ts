@@ -19,7 +19,7 @@ const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(
 /** The status page's content security policy: its own inline style and script, requests to this host only. */
 export const statusPagePolicy = `default-src 'none'; style-src ${sha256(style)}; script-src ${sha256(statusScript)}; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'`
 
-const escape = (text: string): string =>
+const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char)
 
 function ageText(status: NodeStatus, creationTime: number): string {
@@ -32,14 +32,14 @@ export function statusPage(status: NodeStatus): string {
   const heads = status.chains
     .map(
       (head) =>
-        `<tr><td>${head.chain}</td><td>${head.height}</td><td title="${escape(head.hash)}">${escape(head.hash.slice(0, 12))}…</td><td>${ageText(status, head.creationTime)}</td></tr>`,
+        `<tr><td>${head.chain}</td><td>${head.height}</td><td title="${escapeHtml(head.hash)}">${escapeHtml(head.hash.slice(0, 12))}…</td><td>${ageText(status, head.creationTime)}</td></tr>`,
     )
     .join('\n')
   const reorgs = status.reorgs
     .map(
       (reorg) =>
         `<tr><td>${new Date(reorg.at).toISOString().slice(11, 19)}</td><td>${reorg.chain}</td><td>${reorg.depth}</td>` +
-        `<td>${reorg.from.height} ${escape(reorg.from.hash.slice(0, 8))}… → ${reorg.to.height} ${escape(reorg.to.hash.slice(0, 8))}…</td></tr>`,
+        `<td>${reorg.from.height} ${escapeHtml(reorg.from.hash.slice(0, 8))}… → ${reorg.to.height} ${escapeHtml(reorg.to.hash.slice(0, 8))}…</td></tr>`,
     )
     .join('\n')
   return `<!doctype html>
@@ -47,17 +47,17 @@ export function statusPage(status: NodeStatus): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Weft node · ${escape(status.network)}</title>
+<title>Weft node · ${escapeHtml(status.network)}</title>
 <style>${style}</style>
 </head>
 <body>
 <h1>Weft node</h1>
-<p class="sub">${escape(status.network)} · ${escape(status.profile)} profile · version ${escape(status.version)} · <span id="updated">as of ${new Date(status.now).toISOString().slice(11, 19)} UTC</span></p>
-<nav><a href="/info">/info</a><a href="${escape(status.cutPath)}">/cut</a><a href="/openapi.json">/openapi.json</a><a href="/metrics">/metrics</a></nav>
+<p class="sub">${escapeHtml(status.network)} · ${escapeHtml(status.profile)} profile · version ${escapeHtml(status.version)} · <span id="updated">as of ${new Date(status.now).toISOString().slice(11, 19)} UTC</span></p>
+<nav><a href="/info">/info</a><a href="${escapeHtml(status.cutPath)}">/cut</a><a href="/openapi.json">/openapi.json</a><a href="/metrics">/metrics</a></nav>
 <dl>
 <dt>cut height</dt><dd id="cut-height">${status.cutHeight}</dd>
 <dt>blocks per second</dt><dd id="rate">${status.blocksPerSecond.toFixed(2)}</dd>
-<dt>readiness</dt><dd id="ready">${escape(status.source)}</dd>
+<dt>readiness</dt><dd id="ready">${escapeHtml(status.source)}</dd>
 <dt>chains</dt><dd id="chain-count">${status.chains.length}</dd>
 </dl>
 <ul id="upstreams"></ul>

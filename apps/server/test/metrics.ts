@@ -7,7 +7,7 @@ import { trackChainActivity } from '../src/chain-activity.js'
 import { EventHub, eventFrame } from '../src/event-hub.js'
 import { createMetrics } from '../src/metrics.js'
 import { send, startNode, until } from './fixtures/node.js'
-import { parsePrometheus, valueOf } from './fixtures/prometheus.js'
+import { parsePrometheus, sampleValue } from './fixtures/prometheus.js'
 
 const sum = (families: ReturnType<typeof parsePrometheus>, name: string): number =>
   (families.get(name)?.samples ?? []).filter((sample) => sample.name === name).reduce((total, sample) => total + sample.value, 0)
@@ -21,7 +21,7 @@ t.test('/metrics is Prometheus text whose figures move with traffic and blocks',
     return parsePrometheus(response.body.toString())
   }
   const before = await scrape()
-  t.equal(valueOf(before, 'weft_cut_height'), 0, 'genesis only')
+  t.equal(sampleValue(before, 'weft_cut_height'), 0, 'genesis only')
   t.equal(before.get('weft_chain_height')?.samples.length, 20, 'a height per chain of the cut')
   t.ok(before.get('process_cpu_user_seconds_total') && before.get('nodejs_heap_size_used_bytes'), 'the process defaults')
   const subscriber = await new Promise<{ close: () => void }>((resolve, reject) => {
@@ -37,20 +37,20 @@ t.test('/metrics is Prometheus text whose figures move with traffic and blocks',
   await send(`${server.url}/nowhere`)
   const summary = await fill(server.store, { blocks: 100, forkRate: 0.3, seed: 'metrics' })
   const after = await scrape()
-  t.equal(valueOf(after, 'weft_http_requests_total', { method: 'GET', route, status: '200' }), 3, 'requests by route and status')
-  t.equal(valueOf(after, 'weft_http_request_duration_seconds_count', { method: 'GET', route, status: '200' }), 3, 'and their durations')
-  t.equal(valueOf(after, 'weft_http_requests_total', { route: 'unmatched', status: '404' }), 1)
-  t.equal(valueOf(after, 'weft_http_requests_total', { route: '/metrics', status: '200' }), 1, 'the first scrape')
-  t.equal(valueOf(after, 'weft_event_stream_subscribers', { stream: 'header' }), 1)
+  t.equal(sampleValue(after, 'weft_http_requests_total', { method: 'GET', route, status: '200' }), 3, 'requests by route and status')
+  t.equal(sampleValue(after, 'weft_http_request_duration_seconds_count', { method: 'GET', route, status: '200' }), 3, 'and their durations')
+  t.equal(sampleValue(after, 'weft_http_requests_total', { route: 'unmatched', status: '404' }), 1)
+  t.equal(sampleValue(after, 'weft_http_requests_total', { route: '/metrics', status: '200' }), 1, 'the first scrape')
+  t.equal(sampleValue(after, 'weft_event_stream_subscribers', { stream: 'header' }), 1)
   t.equal(sum(after, 'weft_blocks_inserted_total'), summary.blocks, 'every block written, by chain')
   const heights = [...server.store.cut()].map(([chain, header]) => [chain, header.height])
-  for (const [chain, height] of heights) t.equal(valueOf(after, 'weft_chain_height', { chain: String(chain) }), height)
+  for (const [chain, height] of heights) t.equal(sampleValue(after, 'weft_chain_height', { chain: String(chain) }), height)
   t.equal(
-    valueOf(after, 'weft_cut_height'),
+    sampleValue(after, 'weft_cut_height'),
     heights.reduce((total, [, height]) => total + height!, 0),
   )
-  t.ok(valueOf(after, 'weft_blocks_per_second')! > 0, 'blocks per second')
-  await until(async () => valueOf(await scrape(), 'weft_events_sent_total', { stream: 'header' })! > 0)
+  t.ok(sampleValue(after, 'weft_blocks_per_second')! > 0, 'blocks per second')
+  await until(async () => sampleValue(await scrape(), 'weft_events_sent_total', { stream: 'header' })! > 0)
   const status = (await send(`${server.url}/status`)).body.toString()
   t.equal(sum(after, 'weft_reorgs_total'), Math.min(20, (JSON.parse(status) as { reorgs: unknown[] }).reorgs.length), 'reorgs counted')
 })
@@ -65,11 +65,11 @@ t.test('the ingest hooks show lag, retries, upstream states and last contact', a
   server.metrics.ingest.setUpstreamState(upstream, 'following')
   server.metrics.ingest.setLastContact(upstream, 1_700_000_000_000)
   const families = parsePrometheus((await send(`${server.url}/metrics`)).body.toString())
-  t.equal(valueOf(families, 'weft_ingest_lag_heights', { chain: '0' }), 7)
-  t.equal(valueOf(families, 'weft_upstream_retries_total', { upstream }), 2)
-  t.equal(valueOf(families, 'weft_upstream_state', { upstream, state: 'following' }), 1)
-  t.equal(valueOf(families, 'weft_upstream_state', { upstream, state: 'syncing' }), 0)
-  t.equal(valueOf(families, 'weft_upstream_last_contact_seconds', { upstream }), 1_700_000_000)
+  t.equal(sampleValue(families, 'weft_ingest_lag_heights', { chain: '0' }), 7)
+  t.equal(sampleValue(families, 'weft_upstream_retries_total', { upstream }), 2)
+  t.equal(sampleValue(families, 'weft_upstream_state', { upstream, state: 'following' }), 1)
+  t.equal(sampleValue(families, 'weft_upstream_state', { upstream, state: 'syncing' }), 0)
+  t.equal(sampleValue(families, 'weft_upstream_last_contact_seconds', { upstream }), 1_700_000_000)
 })
 
 t.test('a slow client cut off by an event hub is counted', async (t) => {
@@ -99,9 +99,9 @@ t.test('a slow client cut off by an event hub is counted', async (t) => {
     await new Promise((resolve) => setTimeout(resolve, 1))
   }
   const families = parsePrometheus(await metrics.render())
-  t.equal(valueOf(families, 'weft_event_stream_slow_disconnects_total', { stream: 'header' }), 1)
-  t.equal(valueOf(families, 'weft_events_sent_total', { stream: 'header' }), published)
-  t.equal(valueOf(families, 'weft_event_stream_subscribers', { stream: 'header' }), 0)
+  t.equal(sampleValue(families, 'weft_event_stream_slow_disconnects_total', { stream: 'header' }), 1)
+  t.equal(sampleValue(families, 'weft_events_sent_total', { stream: 'header' }), published)
+  t.equal(sampleValue(families, 'weft_event_stream_subscribers', { stream: 'header' }), 0)
 })
 
 t.test('the parser is strict', async (t) => {
