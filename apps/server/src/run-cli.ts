@@ -14,6 +14,9 @@ export interface CliIo {
   exit(code: number): void
 }
 
+/** Milliseconds after a first SIGINT or SIGTERM during which another is taken as the same one. */
+export const REPEAT_GRACE_MS = 2000
+
 /** Exit code of a command line or configuration the node cannot use (bad flag, value, file or combination). */
 export const USAGE_EXIT = 2
 
@@ -26,7 +29,7 @@ function commandLog(level: string, io: CliIo): Logger {
 /**
  * `weft-server`: reads flags, environment and `--config` file (a flag wins over its variable, a variable
  * over the file), starts the node, logs the configuration and where it listens, and shuts down cleanly
- * on SIGINT or SIGTERM. `--help`, `--version` and `--print-config` print and exit 0; a configuration it
+ * on SIGINT or SIGTERM (a second signal, 2 s or more after the first, exits 130 at once). `--help`, `--version` and `--print-config` print and exit 0; a configuration it
  * cannot use exits 2, any other failure to start 1. Resolves with the running node, or undefined when
  * it did not start (the exit code already given to `io.exit`).
  */
@@ -66,10 +69,16 @@ export async function runCli(
   }
   const { config } = running
   log.info({ url: running.url, network: config.network, profile: config.profile, devnet: config.devnet }, 'listening')
-  let stopping = false
+  let stoppingSince: number | undefined
   const stop = (signal: string): void => {
-    if (stopping) return
-    stopping = true
+    if (stoppingSince !== undefined) {
+      // A repeat soon after the first is the same Ctrl-C, forwarded by a package manager; a later one insists.
+      if (Date.now() - stoppingSince < REPEAT_GRACE_MS) return
+      log.warn({ signal }, 'stopping now, without waiting for the shutdown')
+      io.exit(130)
+      return
+    }
+    stoppingSince = Date.now()
     log.info({ signal }, 'shutting down')
     running.close().then(
       () => {
