@@ -1,6 +1,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import t from 'tap'
+import { codesOf } from '../src/openapi-errors.js'
+import { profiles } from '../src/profiles.js'
 import { sendJson, startNode } from './fixtures/node.js'
+import { checkAgainstDocument } from './fixtures/openapi-check.js'
 
 // The shape the test reads of an OpenAPI document.
 interface OpenApiDocument {
@@ -49,10 +52,22 @@ for (const profile of ['spec', 'chainweb'] as const) {
     for (const status of ['200', '400', '404', '405', '406', '413', '415', '500']) t.ok(branch[status], `branch documents ${status}`)
     const errorType = profile === 'spec' ? 'application/problem+json' : 'text/plain'
     for (const status of ['400', '405', '406', '413', '415']) t.ok(branch[status]?.content?.[errorType], `${status} as ${errorType}`)
-    t.same(
-      Object.keys(branch['404']!.content!).sort(),
-      profile === 'spec' ? ['application/problem+json'] : ['application/json', 'text/plain'],
-    )
+    // The 404s of a branch, as the profile's table answers them: one media type per body kind.
+    const mediaTypes = { problem: 'application/problem+json', text: 'text/plain', 'key-reason': 'application/json', empty: undefined }
+    const branchCodes = [
+      'NOT_FOUND',
+      'INVALID_MAXHEIGHT',
+      'INVALID_CURSOR',
+      'CURSOR_NOT_FOUND',
+      'NO_MATCHING_BLOCKS',
+      'BLOCK_NOT_FOUND',
+    ] as const
+    const notFound = codesOf(profiles[profile], branchCodes)
+      .map((code) => profiles[profile].errors[code])
+      .filter((answer) => answer.status === 404)
+      .flatMap((answer) => mediaTypes[answer.body] ?? [])
+    t.same(Object.keys(branch['404']!.content ?? {}).sort(), [...new Set(notFound)].sort())
+    t.ok(notFound.length > 0)
     const header = doc.paths[`${base}/chain/{chain}/header/{hash}`]!.get!.responses['200']!.content!
     t.same(Object.keys(header), ['application/json', 'application/json;blockheader-encoding=object', 'application/octet-stream'])
     t.ok(doc.paths[`${base}/header/updates`]!.get!.responses['200']!.content!['text/event-stream'])
@@ -84,3 +99,24 @@ for (const profile of ['spec', 'chainweb'] as const) {
     t.ok(examples >= 30, `${examples} examples`)
   })
 }
+
+t.test('the response check refuses answers the document does not describe', async (t) => {
+  const server = await startNode(t, { data: t.testdir(), network: 'development' })
+  const json = { 'content-type': 'application/json;charset=utf-8' }
+  const answer = (status: number, headers: Record<string, string>, body = '') => ({ status, headers, body: Buffer.from(body) })
+  const cases: Array<[string, string, ReturnType<typeof answer>, RegExp]> = [
+    ['GET', '/info', answer(418, json, '{}'), /status not documented for get \/info/],
+    ['GET', '/info', answer(200, { 'content-type': 'text/csv' }, 'a,b'), /content type text\/csv not documented/],
+    ['GET', '/info', answer(200, json, '{"nodeVersion":"moon"}'), /body does not match/],
+    ['GET', '/elsewhere', answer(200, json, '{}'), /the path is not in the document/],
+    ['GET', '/chain/0.0/development/chain/0/block', answer(404, {}), /an answer without a content type is not documented/],
+  ]
+  for (const [method, path, response, message] of cases)
+    await t.rejects(checkAgainstDocument(`${server.url}${path}`, method, response), message, `${method} ${path} ${response.status}`)
+  await checkAgainstDocument(
+    `${server.url}/chain/0.0/development/chain/0/block/branch`,
+    'GET',
+    answer(405, { 'content-type': 'application/problem+json' }),
+  )
+  t.pass('a method the path does not answer is checked against its 405')
+})
