@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { errorCode } from '@weft/errors'
 import type { Command } from './cli/command.js'
@@ -14,6 +15,10 @@ export type { CliIo } from './cli/io.js'
 
 const commands: Readonly<Record<string, Command>> = { info, health, blocks, branch, follow, mirror }
 
+/** The client's version: its package's own (`weft --version`). */
+export const clientVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version
+
 const mainUsage = `Usage: weft <command> [options]
 
 The Weft command-line client: query a node, follow its chains, mirror it.
@@ -24,7 +29,7 @@ ${Object.entries(commands)
   .map(([name, command]) => `  ${name.padEnd(8)} ${command.summary}`)
   .join('\n')}
 
-Run \`weft <command> --help\` for the options of a command.`
+Run \`weft <command> --help\` for the options of a command; \`weft --version\` prints the version.`
 
 /** Runs the `weft` command line; resolves to the process exit code (0 ok, 1 failure, 2 bad usage). */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -32,6 +37,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     await writeText(name === undefined ? io.stderr : io.stdout, `${mainUsage}\n`)
     return name === undefined ? 2 : 0
+  }
+  if (name === '--version') {
+    await writeText(io.stdout, `${clientVersion}\n`)
+    return 0
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined
   if (!command) {

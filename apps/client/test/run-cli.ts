@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
 import t, { type Test } from 'tap'
@@ -16,6 +17,12 @@ t.test('--help prints the usage of every command and exits 0', async (t) => {
   const built = await weft(['mirror', '--help'])
   t.equal(built.code, 0, 'the built command prints a command help too')
   t.match(built.stdout, /^Usage: weft mirror/)
+})
+
+t.test('--version prints the package version and exits 0', async (t) => {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  const run = await weftInProcess(['--version'])
+  t.same([run.code, run.stdout], [0, `${version}\n`])
 })
 
 t.test('bad usage prints the reason and the usage on stderr and exits 2', async (t) => {

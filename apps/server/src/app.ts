@@ -9,6 +9,7 @@ import { MethodNotAllowedError, RouteNotFoundError } from './errors.js'
 import type { NodeContext } from './node-context.js'
 import { registerNodeRoutes } from './node-routes.js'
 import { openApiDocument } from './openapi.js'
+import { type OperatorParts, registerOperatorRoutes } from './operator-routes.js'
 import { registerPayloadRoutes } from './payload-routes.js'
 import { basePath } from './profiles.js'
 import { requestLog } from './request-log.js'
@@ -35,8 +36,8 @@ function routeFallback(): Middleware {
   }
 }
 
-/** The Koa application of a node: middleware in order, then every route of the profile. */
-export function createApp(node: NodeContext, logger: Logger): Koa {
+/** The Koa application of a node: middleware in order, then every route of the profile (and the operator's, when given). */
+export function createApp(node: NodeContext, logger: Logger, operator?: OperatorParts): Koa {
   const app = new Koa()
   const router = new Router()
   const base = basePath(node.rules, node.network.name)
@@ -46,6 +47,8 @@ export function createApp(node: NodeContext, logger: Logger): Koa {
   registerUpdateRoutes(router, node, base)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(node.rules, node.network.name, node.nodeVersion)))
   router.get('/openapi.json', (ctx) => writeJson(ctx, openApi))
+  if (operator !== undefined) registerOperatorRoutes(router, node, operator)
+  if (operator !== undefined) app.use(operator.metrics.middleware())
   app.use(node.requests.middleware())
   app.use(requestLog(logger))
   app.use(commonHeaders(node.rules, node.nodeVersion))

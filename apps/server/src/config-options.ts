@@ -1,3 +1,4 @@
+import { devnetNetworks } from '@weft/devnet'
 import { networkNames, profileNames } from '@weft/types'
 import { choice, dateTime, number, switchKind, text, type ValueKind } from './config-kinds.js'
 import { emulatedReleases } from './release.js'
@@ -44,7 +45,6 @@ const absentOption = <T>(spec: AbsentOption<T>): AbsentOption<T> => spec
 const computedOption = <T>(spec: ComputedOption<T>): ComputedOption<T> => spec
 
 // The networks whose blocks a CPU can mine (after genesis, at the devnet's easy target): the producer runs by default.
-const devnetNetworks: ReadonlySet<unknown> = new Set(['development', 'recap-development', 'test-singleton'])
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -88,7 +88,7 @@ export const serverOptions = {
     flag: 'devnet',
     env: 'WEFT_DEVNET',
     kind: switchKind(),
-    defaultFrom: (resolved) => devnetNetworks.has(resolved.network),
+    defaultFrom: (resolved) => (devnetNetworks as readonly unknown[]).includes(resolved.network),
     defaultText: 'on for development, recap-development and test-singleton',
     help: 'run the block producer; --no-devnet turns it off',
   }),

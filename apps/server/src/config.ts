@@ -1,3 +1,4 @@
+import { findConflict } from './config-conflicts.js'
 import {
   type ComputedOption,
   labelOf,
@@ -28,7 +29,10 @@ function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
 
-/** Fills the defaults and checks every value, in table order (a computed default sees the settings above it). */
+/**
+ * Fills the defaults and checks every value, in table order (a computed default sees the settings above it),
+ * then the rules between settings (config-conflicts.ts).
+ */
 export function resolveConfig(options: ServerOptions): ServerConfig {
   const resolved: Record<string, unknown> = {}
   for (const [name, spec] of optionEntries) {
@@ -40,6 +44,10 @@ export function resolveConfig(options: ServerOptions): ServerConfig {
     if (!spec.kind.accepts(value))
       throw new InvalidConfigError(`Expected ${labelOf(name, spec)} to be ${spec.kind.expected}, received ${show(value)}`)
   }
+  // Settings valid one by one may still contradict each other (the producer on a real network).
+  const given = new Set(optionEntries.map(([name]) => name).filter((name) => options[name] !== undefined))
+  const conflict = findConflict(resolved as ServerConfig, given)
+  if (conflict !== undefined) throw new InvalidConfigError(conflict)
   return resolved as ServerConfig
 }
 

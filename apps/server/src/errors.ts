@@ -117,3 +117,18 @@ export class InvalidConfigError extends ServerError {
     super('INVALID_CONFIG', message, options)
   }
 }
+
+/** The data folder cannot serve as the node's store: the message names the cause and the fix. */
+export class StoreUnavailableError extends ServerError {
+  static override readonly codes = [
+    'STORE_LOCKED',
+    'STORE_PERMISSION_DENIED',
+    'NOT_A_STORE',
+    'STORE_WRONG_NETWORK',
+    'STORE_CORRUPT',
+    'STORE_UNAVAILABLE',
+  ] as const
+  constructor(code: (typeof StoreUnavailableError.codes)[number], message: string, options?: ErrorOptions) {
+    super(code, message, options)
+  }
+}

@@ -25,6 +25,16 @@ export interface EventHubOptions {
   readonly keepAliveMs: number
   /** Bytes a client may have pending (not yet taken by the kernel) before it is cut off. */
   readonly maxBacklogBytes: number
+  /** Told what the hub does, for the metrics; absent: nothing is told. */
+  readonly observer?: EventHubObserver | undefined
+}
+
+/** What a hub tells its observer. */
+export interface EventHubObserver {
+  /** One event was written to `clients` clients. */
+  sent(clients: number): void
+  /** A client fell more than the backlog bound behind and was cut off. */
+  cutOff(): void
 }
 
 interface Client {
@@ -77,6 +87,7 @@ export class EventHub {
   publish(frame: Buffer): void {
     if (this.#clients.size === 0) return
     const chunk = chunkOf(frame)
+    this.#options.observer?.sent(this.#clients.size)
     for (const client of this.#clients) this.#write(client, frame, chunk)
   }
 
@@ -102,6 +113,7 @@ export class EventHub {
     const direct = socket !== null && res.chunkedEncoding && res.writableLength === socket.writableLength
     const accepted = direct ? socket.write(chunk) : res.write(frame)
     if (!accepted && res.writableLength > this.#options.maxBacklogBytes) {
+      this.#options.observer?.cutOff()
       this.#remove(client)
       res.destroy()
       return

@@ -1,109 +1,126 @@
-import { schemas } from '@weft/types'
-import type { ProfileRules } from './profiles.js'
+import { errorResponses } from './openapi-errors.js'
+import { examplesOf } from './openapi-examples.js'
+import { type OperationSpec, operations, type Representation } from './openapi-operations.js'
+import { componentSchemas, ref, type SchemaName } from './openapi-schemas.js'
+import { basePath, type ProfileRules } from './profiles.js'
 
 type Json = Record<string, unknown>
 
-const ref = (name: keyof typeof schemas): Json => ({ $ref: `#/components/schemas/${name}` })
-const json = (schema: Json, description: string): Json => ({ description, content: { 'application/json': { schema } } })
+// The operations name the spec profile's schemas; the chainweb profile has its own for headers and blocks.
+const chainwebNames: Partial<Record<SchemaName, SchemaName>> = {
+  BlockPage: 'ChainwebBlockPage',
+  BlockHeader: 'ChainwebBlockHeader',
+  HeaderObjectPage: 'ChainwebHeaderObjectPage',
+}
 
-/** The OpenAPI 3.1 document of a node, its components generated from the @weft/types schemas. */
-export function openApiDocument(rules: ProfileRules, network: string, version: string): Json {
-  const base = `/${rules.basePrefix}/0.0/${network}`
-  const spec = rules.name === 'spec'
-  const page = ref(spec ? 'BlockPage' : 'ChainwebBlockPage')
-  const header = ref(spec ? 'BlockHeader' : 'ChainwebBlockHeader')
-  const error: Json = spec
-    ? { description: 'problem', content: { 'application/problem+json': { schema: ref('Problem') } } }
-    : { description: 'plain text message', content: { 'text/plain': { schema: { type: 'string' } } } }
-  const notFound: Json = spec ? error : json(ref('KeyNotFound'), 'key not found')
-  const chain = { name: 'chain', in: 'path', required: true, schema: { type: 'integer', minimum: 0 } }
-  const paging = ['limit', 'next', 'minheight', 'maxheight'].map((name) => ({
-    name,
+const parameters: Readonly<Record<string, Json>> = {
+  chain: { name: 'chain', in: 'path', required: true, description: 'a chain id of the network', schema: { type: 'integer', minimum: 0 } },
+  hash: { name: 'hash', in: 'path', required: true, description: 'a block hash', schema: ref('BlockHash') },
+  payloadHash: { name: 'payloadHash', in: 'path', required: true, description: 'a payload hash', schema: ref('BlockHash') },
+  limit: { name: 'limit', in: 'query', required: false, description: 'most items to answer (capped)', schema: ref('DigitsText') },
+  next: { name: 'next', in: 'query', required: false, description: 'the cursor of a previous page', schema: ref('CursorText') },
+  minheight: { name: 'minheight', in: 'query', required: false, description: 'lowest height', schema: ref('DigitsText') },
+  maxheight: { name: 'maxheight', in: 'query', required: false, description: 'highest height', schema: ref('DigitsText') },
+  cutMaxheight: {
+    name: 'maxheight',
     in: 'query',
     required: false,
-    schema: name === 'next' ? ref('CursorText') : ref('DigitsText'),
-  }))
-  const branchBody = { required: true, content: { 'application/json': { schema: ref('BranchBounds') } } }
-  const batchBody = { required: true, content: { 'application/json': { schema: ref('PayloadBatch') } } }
-  const cutHeight = { name: 'maxheight', in: 'query', required: false, schema: ref('DigitsText') }
-  const stream: Json = {
-    description: 'server-sent events `event:BlockHeader`',
-    content: { 'text/event-stream': { schema: { type: 'string' } } },
+    description: 'a cut height: the cut as it was there',
+    schema: ref('DigitsText'),
+  },
+}
+
+const parameterRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` })
+
+function parametersOf(spec: OperationSpec): Json[] {
+  return spec.parameters.flatMap((name) =>
+    name === 'page'
+      ? ['limit', 'next', 'minheight', 'maxheight'].map(parameterRef)
+      : name === 'cut'
+        ? [parameterRef('cutMaxheight')]
+        : [parameterRef(name)],
+  )
+}
+
+const tags = [
+  { name: 'node', description: 'Health, node information and the cut' },
+  { name: 'blocks', description: 'Pages and branches of full blocks' },
+  { name: 'headers', description: 'Pages and branches of headers, and single headers' },
+  { name: 'hashes', description: 'Pages and branches of block hashes' },
+  { name: 'payloads', description: 'Payloads, single and in batches' },
+  { name: 'updates', description: 'Server-sent events of new headers and blocks' },
+  { name: 'operator', description: "The operator's endpoints: this document, metrics and the status page" },
+]
+
+/** The OpenAPI 3.1 document of a node: its profile's paths, answers and errors, components from the @weft/types schemas. */
+export function openApiDocument(rules: ProfileRules, network: string, version: string): Json {
+  const base = basePath(rules, network)
+  const examples: Record<string, unknown> = examplesOf(rules)
+  const schemaOf = (schema: Representation['schema']): Json =>
+    typeof schema === 'string' ? ref(rules.name === 'chainweb' ? (chainwebNames[schema] ?? schema) : schema) : schema
+  const paths: Record<string, Json> = {}
+  for (const spec of operations) {
+    const content = Object.fromEntries(
+      spec.ok.representations.map((representation) => [
+        representation.mediaType,
+        {
+          schema: schemaOf(representation.schema),
+          ...(representation.example === undefined ? {} : { example: examples[representation.example] }),
+        },
+      ]),
+    )
+    const operation: Json = {
+      operationId: spec.operationId,
+      summary: spec.summary,
+      tags: [spec.tag],
+      ...(spec.parameters.length > 0 ? { parameters: parametersOf(spec) } : {}),
+      ...(spec.body === undefined
+        ? {}
+        : {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: ref(spec.body.schema), example: examples[spec.body.example] } },
+            },
+          }),
+      responses: { 200: { description: spec.ok.description, content }, ...errorResponses(rules, spec.codes) },
+    }
+    const path = spec.path.replace('{base}', base)
+    paths[path] = {
+      ...paths[path],
+      [spec.method]: operation,
+    }
   }
-  // Components keep the TypeBox schemas as JSON Schema 2020-12, which OpenAPI 3.1 takes as is.
-  const components = JSON.parse(JSON.stringify(schemas)) as Json
-  return {
+  // CORS preflight: every path answers OPTIONS with the methods it allows.
+  for (const [path, item] of Object.entries(paths)) {
+    const [first] = Object.values(item) as Json[]
+    item.options = {
+      operationId: `${String(first?.operationId)}Options`,
+      summary: 'CORS preflight: the methods this path allows',
+      tags: first?.tags,
+      ...(first?.parameters === undefined ? {} : { parameters: first.parameters }),
+      responses: {
+        204: { description: 'No Content: `allow` and `access-control-allow-methods` list the methods of the path' },
+        500: errorResponses(rules, [])['500'],
+      },
+    }
+    paths[path] = item
+  }
+  const document: Json = {
     openapi: '3.1.0',
-    info: { title: 'Weft node', version, description: `Read-only chain query node, ${rules.name} profile, network ${network}.` },
-    paths: {
-      '/health-check': {
-        get: { responses: { 200: { description: 'Health check OK.', content: { 'text/plain': { schema: { type: 'string' } } } } } },
-      },
-      '/info': { get: { responses: { 200: json(ref('NodeInfo'), 'node information') } } },
-      [`${base}/cut`]: { get: { parameters: [cutHeight], responses: { 200: json(ref('Cut'), 'best head of every chain'), 400: error } } },
-      [`${base}/chain/{chain}/block`]: {
-        get: {
-          parameters: [chain, ...paging],
-          responses: { 200: json(page, 'ascending page of full blocks'), 400: error, 404: notFound, 406: error },
-        },
-      },
-      [`${base}/chain/{chain}/block/branch`]: {
-        post: {
-          parameters: [chain, ...paging],
-          requestBody: branchBody,
-          responses: { 200: json(page, 'descending page of full blocks'), 400: error, 404: notFound, 406: error, 413: error, 415: error },
-        },
-      },
-      [`${base}/chain/{chain}/header`]: {
-        get: { parameters: [chain, ...paging], responses: { 200: json({ type: 'object' }, 'page of headers'), 404: notFound } },
-      },
-      [`${base}/chain/{chain}/header/branch`]: {
-        post: {
-          parameters: [chain, ...paging],
-          requestBody: branchBody,
-          responses: { 200: json({ type: 'object' }, 'page of headers'), 404: notFound },
-        },
-      },
-      [`${base}/chain/{chain}/header/{hash}`]: {
-        get: {
-          parameters: [chain, { name: 'hash', in: 'path', required: true, schema: ref('BlockHash') }],
-          responses: { 200: json(header, 'one header'), 400: error, 404: notFound },
-        },
-      },
-      [`${base}/chain/{chain}/hash`]: {
-        get: { parameters: [chain, ...paging], responses: { 200: json({ type: 'object' }, 'page of hashes'), 404: notFound } },
-      },
-      [`${base}/chain/{chain}/hash/branch`]: {
-        post: {
-          parameters: [chain, ...paging],
-          requestBody: branchBody,
-          responses: { 200: json({ type: 'object' }, 'page of hashes'), 404: notFound },
-        },
-      },
-      [`${base}/chain/{chain}/payload/{payloadHash}`]: {
-        get: { parameters: [chain], responses: { 200: json(ref('Payload'), 'payload'), 404: notFound } },
-      },
-      [`${base}/chain/{chain}/payload/{payloadHash}/outputs`]: {
-        get: { parameters: [chain], responses: { 200: json(ref('PayloadWithOutputs'), 'payload with outputs'), 404: notFound } },
-      },
-      [`${base}/chain/{chain}/payload/batch`]: {
-        post: {
-          parameters: [chain],
-          requestBody: batchBody,
-          responses: { 200: json({ type: 'array', items: ref('Payload') }, 'payloads') },
-        },
-      },
-      [`${base}/chain/{chain}/payload/outputs/batch`]: {
-        post: {
-          parameters: [chain],
-          requestBody: batchBody,
-          responses: { 200: json({ type: 'array', items: ref('PayloadWithOutputs') }, 'payloads with outputs') },
-        },
-      },
-      [`${base}/header/updates`]: { get: { responses: { 200: stream } } },
-      [`${base}/block/updates`]: { get: { responses: { 200: stream } } },
-      '/openapi.json': { get: { responses: { 200: json({ type: 'object' }, 'this document') } } },
+    info: {
+      title: 'Weft node',
+      version,
+      license: { name: 'MIT', identifier: 'MIT' },
+      description:
+        `Read-only chain query node, ${rules.name} profile, network ${network}. Every response carries \`x-peer-addr\`, ` +
+        `\`x-server-timestamp\`, \`${rules.nodeVersionHeader}\` and \`access-control-allow-origin: *\`; HEAD is answered wherever GET is, ` +
+        'with the same status and headers and no body. JSON bodies are `application/json;charset=utf-8`.',
     },
-    components: { schemas: components },
+    servers: [{ url: '/', description: 'this node' }],
+    security: [],
+    tags,
+    paths,
   }
+  document.components = { schemas: componentSchemas({ document, parameters }), parameters }
+  return document
 }

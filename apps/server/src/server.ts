@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
-import { type ChainStore, openStore } from '@weft/store'
+import type { ChainStore } from '@weft/store'
 import { type Logger, pino } from 'pino'
 import { createApp } from './app.js'
 import { BranchContinuations } from './branch-continuations.js'
+import { trackChainActivity } from './chain-activity.js'
 import { resolveConfig, type ServerConfig, type ServerOptions } from './config.js'
 import { EventHub } from './event-hub.js'
 import { InFlight } from './in-flight.js'
+import { createMetrics, type NodeMetrics } from './metrics.js'
 import type { NodeContext } from './node-context.js'
 import { profiles } from './profiles.js'
 import { reportedRelease } from './release.js'
+import { openNodeStore } from './store-open.js'
 import { feedUpdateStreams } from './update-streams.js'
 
 /** A node that is listening. */
@@ -21,6 +24,8 @@ export interface RunningServer {
   readonly config: ServerConfig
   /** The node's open store (tests insert through it to drive the event streams). */
   readonly store: ChainStore
+  /** The node's Prometheus metrics (`GET /metrics`), with the hooks the ingest work feeds. */
+  readonly metrics: NodeMetrics
   /** Connected event-stream clients, per stream. */
   eventClients(): { header: number; block: number }
   /** Branch walks kept for the request that continues them (see README, branch paging). */
@@ -56,7 +61,13 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startServer(options: ServerOptions = {}, logger?: Logger): Promise<RunningServer> {
   const config = resolveConfig(options)
   const log = logger ?? pino({ level: config.logLevel, base: { name: 'weft-server' } })
-  const store = await openStore({ path: config.data, network: config.network })
+  const store = await openNodeStore({ path: config.data, network: config.network })
+  const activity = trackChainActivity(store)
+  const metrics = createMetrics({
+    store,
+    activity,
+    subscribers: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
+  })
   const hubOptions = { keepAliveMs: config.keepAlive * 1000, maxBacklogBytes: config.maxBacklogBytes }
   const network = store.network
   const rules = profiles[config.profile]
@@ -70,17 +81,18 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     release,
     chains: new Set(network.graphs[0]?.graph.keys() ?? []),
     serviceDate: config.serviceDate ?? defaultServiceDate(new Date()),
-    headerUpdates: new EventHub(hubOptions),
-    blockUpdates: new EventHub(hubOptions),
+    headerUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('header') }),
+    blockUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('block') }),
     branchWalks: new BranchContinuations(),
     requests: new InFlight(),
   }
   const stopFeed = feedUpdateStreams(node, log)
-  const server = createServer(createApp(node, log).callback())
+  const server = createServer(createApp(node, log, { metrics, activity }).callback())
   let port: number
   try {
     port = await listen(server, config.port, config.host)
   } catch (error) {
+    activity.close()
     await stopFeed()
     await node.branchWalks.close()
     await store.close()
@@ -94,6 +106,8 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
       })
     : undefined
   producer?.start()
+  if (producer !== undefined)
+    log.info({ blockDelay: config.blockDelay ?? network.blockDelay, forkRate: config.forkRate }, 'devnet producer started')
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()))
@@ -110,6 +124,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     // open until the last one is done, or for one more grace period at most.
     const settled = await node.requests.idle(CLOSE_GRACE_MS)
     if (!settled) log.warn({ handlers: node.requests.count }, 'closing the store under request handlers still running')
+    activity.close()
     await node.branchWalks.close()
     await store.close()
   }
@@ -119,6 +134,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     port,
     config,
     store,
+    metrics,
     eventClients: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
     branchContinuations: () => node.branchWalks.size,
     close: () => (closing ??= close()),

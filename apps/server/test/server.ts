@@ -1,24 +1,13 @@
-import { spawn } from 'node:child_process'
-import { EventEmitter } from 'node:events'
 import { Agent, get, request } from 'node:http'
 import { createServer } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
 import type { BlockPage } from '@weft/types'
 import { pino } from 'pino'
 import t from 'tap'
-import { type CliIo, runCli, startServer } from '../src/index.js'
+import { startServer } from '../src/index.js'
 import { CLOSE_GRACE_MS } from '../src/server.js'
-import { filledFolder, send, startNode } from './fixtures/node.js'
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+import { filledFolder, send, startNode, until } from './fixtures/node.js'
 
 t.test('the producer grows the chains, and a restart on the same folder continues them', async (t) => {
   const data = t.testdir()
@@ -78,91 +67,6 @@ t.test('the server listens on IPv6 and writes the peer in brackets', async (t) =
   t.match(server.url, /^http:\/\/\[::1\]:\d+$/)
   const response = await send(`${server.url}/health-check`)
   t.match(response.headers['x-peer-addr'], /^\[::1\]:\d+$/)
-})
-
-function captureIo() {
-  let out = ''
-  let err = ''
-  const signals = new EventEmitter()
-  let resolveExit: (code: number) => void = () => {}
-  const exited = new Promise<number>((resolve) => (resolveExit = resolve))
-  const io: CliIo = {
-    stdout: (text) => (out += text),
-    stderr: (text) => (err += text),
-    onSignal: (signal, handler) => signals.once(signal, handler),
-    exit: (code) => resolveExit(code),
-  }
-  return { io, signals, exited, out: () => out, err: () => err }
-}
-
-t.test('the command prints help', async (t) => {
-  const run = captureIo()
-  t.equal(await runCli(['--help'], {}, run.io), undefined)
-  t.equal(await run.exited, 0)
-  t.match(run.out(), /^Usage: weft-server/)
-})
-
-t.test('the command refuses a bad flag, and a bad setting, with exit code 1', async (t) => {
-  for (const [argv, env, message] of [
-    [['--network', 'nowhere'], {}, /^weft-server: Expected network/],
-    [['--port'], {}, /^weft-server: .*--port/],
-    [[], { WEFT_FORK_RATE: '2' }, /^weft-server: Expected fork rate/],
-  ] as const) {
-    const run = captureIo()
-    await runCli(argv, env, run.io)
-    t.equal(await run.exited, 1)
-    t.match(run.err(), message)
-  }
-})
-
-t.test('the command says where it listens on its first line and shuts down on SIGINT', async (t) => {
-  const run = captureIo()
-  const running = await runCli(
-    ['--port', '0', '--profile', 'chainweb'],
-    { WEFT_DATA: t.testdir(), WEFT_NETWORK: 'mainnet01', WEFT_LOG_LEVEL: 'silent' },
-    run.io,
-  )
-  t.match(run.out(), /^Weft node \(mainnet01, chainweb profile\) listening on http:\/\/127\.0\.0\.1:\d+\n$/)
-  t.equal((await send(`${running!.url}/chainweb/0.0/mainnet01/cut`)).status, 200)
-  run.signals.emit('SIGINT')
-  run.signals.emit('SIGTERM')
-  t.equal(await run.exited, 0)
-  t.match(run.out(), /SIGINT: shutting down\n$/)
-  await t.rejects(send(`${running!.url}/health-check`, {}), { code: 'ECONNREFUSED' })
-})
-
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
-
-function collect(stream: NodeJS.ReadableStream): () => string {
-  let text = ''
-  stream.setEncoding('utf8')
-  stream.on('data', (chunk: string) => (text += chunk))
-  return () => text
-}
-
-t.test('the bin says where it listens on its first line, logs each request, and stops on SIGTERM', async (t) => {
-  // Same loader flags as this test process, so the TypeScript source runs as the built bin would.
-  const child = spawn(process.execPath, [...process.execArgv, cli, '--port', '0', '--network', 'test-singleton', '--block-delay', '0.05'], {
-    env: { ...process.env, WEFT_DATA: t.testdir(), WEFT_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const out = collect(child.stdout!)
-  const exited = new Promise((resolve) => child.on('exit', resolve))
-  await until(() => out().includes('\n'), 30000)
-  const [first] = out().split('\n')
-  t.match(first, /^Weft node \(test-singleton, spec profile, devnet producer on\) listening on http:\/\/127\.0\.0\.1:\d+$/)
-  const url = first!.slice(first!.lastIndexOf(' ') + 1)
-  t.equal((await send(`${url}/health-check`)).status, 200)
-  await until(() => out().includes('"url":"/health-check"'))
-  const logLine = JSON.parse(
-    out()
-      .split('\n')
-      .find((line) => line.includes('"url":"/health-check"'))!,
-  )
-  t.match(logLine, { level: 30, method: 'GET', url: '/health-check', status: 200 })
-  child.kill('SIGTERM')
-  t.equal(await exited, 0, 'a clean exit')
-  t.match(out(), /SIGTERM: shutting down/)
 })
 
 t.test('close waits for handlers whose clients already left before it closes the store', async (t) => {

@@ -1,4 +1,5 @@
 import { difficulty, EASY_TARGET, genesisHeight, type Header, type Network } from '@weft/block'
+import type { NetworkName } from '@weft/types'
 import { TargetTooHardError } from './errors.js'
 import type { Random } from './random.js'
 
@@ -16,9 +17,13 @@ export const VOTES_START = (1n << 21n) - 16n * VOTE_STEP
 const MAX_DIFFICULTY = 1n << 20n
 const MAX_VOTES = 0xffffffffn
 
-// Networks whose blocks after genesis the devnet mines at EASY_TARGET: recap-development's real
-// genesis targets are far too hard for a CPU; development's and test-singleton's are EASY_TARGET.
-const easyNetworks: ReadonlySet<string> = new Set(['development', 'test-singleton', 'recap-development'])
+/**
+ * The development networks the devnet produces on: it mines their blocks after genesis at
+ * EASY_TARGET (recap-development's real genesis targets are far too hard for a CPU; development's
+ * and test-singleton's are EASY_TARGET). The real networks' blocks it does not make up.
+ */
+export const devnetNetworks: readonly NetworkName[] = Object.freeze(['development', 'recap-development', 'test-singleton'])
+const easyNetworks: ReadonlySet<string> = new Set(devnetNetworks)
 // Networks on which the devnet writes release-3.2-style featureFlags.
 const flaggedNetworks: ReadonlySet<string> = new Set(['development', 'recap-development'])
 

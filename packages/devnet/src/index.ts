@@ -8,7 +8,7 @@ export {
   type MiningDraws,
   mineChild,
 } from './braid-miner.js'
-export { childFeatureFlags, childTarget, DEVNET_FORK_NUMBER, VOTE_STEP, VOTES_START } from './chain-rules.js'
+export { childFeatureFlags, childTarget, DEVNET_FORK_NUMBER, devnetNetworks, VOTE_STEP, VOTES_START } from './chain-rules.js'
 export { simulatedClock, wallClock } from './clock.js'
 export { ChainNotReadyError, DevnetError, InvalidOptionError, TargetTooHardError, UsageError } from './errors.js'
 export { DEFAULT_SEED, type FillOptions, type FillSummary, fill } from './fill.js'

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { getNetwork, type Network } from '@weft/block'
 import { type ChainStore, openStore } from '@weft/store'
@@ -36,6 +37,7 @@ Options:
                                                                   [default: 0]
   --block-delay S     live: seconds between blocks of one chain  [default: the network's]
   --duration S        live: stop after S seconds
+  --version           print the version
   -h, --help          show this help
 
 Examples:
@@ -55,7 +57,12 @@ const options = {
   'block-delay': { type: 'string' },
   duration: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const
+
+/** The devnet's version: its package's own (`weft-devnet --version`). */
+export const devnetVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version
 
 const parseCliArgs = (argv: readonly string[]) => parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
 
@@ -69,6 +76,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       throw new UsageError((error as Error).message, { cause: error })
     }
     const { values, positionals } = parsed
+    if (values.version === true) {
+      io.stdout.write(`${devnetVersion}\n`)
+      return 0
+    }
     if (values.help === true || positionals[0] === 'help') {
       io.stdout.write(HELP)
       return 0

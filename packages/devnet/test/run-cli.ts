@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { openStore } from '@weft/store'
@@ -23,6 +24,14 @@ t.test('--help and help print the usage and exit 0', async (t) => {
     t.equal(run.stdout(), HELP)
   }
   t.match(HELP, /weft-devnet fill --data/)
+})
+
+t.test('--version prints the package version and exits 0', async (t) => {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  const run = capture()
+  t.equal(await runCli(['--version'], run.io), 0)
+  t.equal(run.stdout(), `${version}\n`)
+  t.match(HELP, /--version +print the version/)
 })
 
 t.test('fill stores the blocks and prints one summary line, with no bar when stderr is not a terminal', async (t) => {

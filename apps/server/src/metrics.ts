@@ -1,0 +1,194 @@
+import type { ChainStore } from '@weft/store'
+import type { Middleware } from 'koa'
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { ChainActivity } from './chain-activity.js'
+import type { EventHubObserver } from './event-hub.js'
+
+/**
+ * The hooks the ingest work feeds (`@weft/ingest`): how far the node trails its upstreams, how often
+ * it retries them, and the state of each. Until it does, these series stay empty.
+ */
+export interface IngestMetrics {
+  /** Heights this node's head of `chain` trails the best upstream's by (`weft_ingest_lag_heights`). */
+  setLag(chain: number, heights: number): void
+  /** One more retried request to `upstream` (`weft_upstream_retries_total`). */
+  countRetry(upstream: string): void
+  /**
+   * The state of `upstream` (`weft_upstream_state`, 1 for its current state, 0 for the others it had):
+   * e.g. `syncing`, `following`, `failing`, `stale`.
+   */
+  setUpstreamState(upstream: string, state: string): void
+  /** When `upstream` last answered, milliseconds since the epoch (`weft_upstream_last_contact_seconds`). */
+  setLastContact(upstream: string, at: number): void
+}
+
+/** A node's Prometheus metrics: a registry of its own (never prom-client's global one). */
+export interface NodeMetrics {
+  readonly registry: Registry
+  /** The ingest work's hooks. */
+  readonly ingest: IngestMetrics
+  /** What each event hub tells the metrics, by stream. */
+  hubObserver(stream: 'header' | 'block'): EventHubObserver
+  /** Counts and times every request by method, route and status. */
+  middleware(): Middleware
+  /** The Prometheus text exposition (format 0.0.4). */
+  render(): Promise<string>
+  readonly contentType: string
+}
+
+// Request durations: from a cached page (sub-millisecond) to a long branch walk; event streams land in +Inf.
+const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/** What the metrics read when scraped. */
+export interface MetricSources {
+  readonly store: ChainStore
+  readonly activity: ChainActivity
+  /** Connected event-stream clients, per stream. */
+  subscribers(): { header: number; block: number }
+}
+
+/** The metrics of one node over its store, event hubs and chain activity. */
+export function createMetrics({ store, activity, subscribers }: MetricSources): NodeMetrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const registers = [registry]
+  const requests = new Counter({
+    name: 'weft_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+  })
+  const durations = new Histogram({
+    name: 'weft_http_request_duration_seconds',
+    help: 'Time from a request to the end of its response (an event stream: its whole life), by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: durationBuckets,
+    registers,
+  })
+  new Gauge({
+    name: 'weft_event_stream_subscribers',
+    help: 'Connected event-stream clients, by stream',
+    labelNames: ['stream'],
+    registers,
+    collect() {
+      const { header, block } = subscribers()
+      this.set({ stream: 'header' }, header)
+      this.set({ stream: 'block' }, block)
+    },
+  })
+  const eventsSent = new Counter({
+    name: 'weft_events_sent_total',
+    help: 'Events written to event-stream clients (one per client per event), by stream',
+    labelNames: ['stream'],
+    registers,
+  })
+  const cutOff = new Counter({
+    name: 'weft_event_stream_slow_disconnects_total',
+    help: 'Event-stream clients cut off for falling more than the backlog bound behind, by stream',
+    labelNames: ['stream'],
+    registers,
+  })
+  new Counter({
+    name: 'weft_blocks_inserted_total',
+    help: 'Blocks written to the store since start, orphans included, by chain',
+    labelNames: ['chain'],
+    registers,
+    collect() {
+      this.reset()
+      for (const [chain, count] of activity.inserted()) this.inc({ chain: String(chain) }, count)
+    },
+  })
+  new Gauge({
+    name: 'weft_chain_height',
+    help: "Height of each chain's head in the node's cut",
+    labelNames: ['chain'],
+    registers,
+    collect() {
+      this.reset()
+      for (const [chain, header] of store.cut()) this.set({ chain: String(chain) }, header.height)
+    },
+  })
+  new Gauge({
+    name: 'weft_cut_height',
+    help: "The node's cut height: the sum of its heads' heights",
+    registers,
+    collect() {
+      let sum = 0
+      for (const header of store.cut().values()) sum += header.height
+      this.set(sum)
+    },
+  })
+  new Gauge({
+    name: 'weft_blocks_per_second',
+    help: 'Blocks written per second over the last minute',
+    registers,
+    collect() {
+      this.set(activity.blocksPerSecond())
+    },
+  })
+  const reorgs = new Counter({
+    name: 'weft_reorgs_total',
+    help: "Heads of the node's cut replaced by another branch, by chain",
+    labelNames: ['chain'],
+    registers,
+  })
+  activity.onReorg((reorg) => reorgs.inc({ chain: String(reorg.chain) }))
+  const lag = new Gauge({
+    name: 'weft_ingest_lag_heights',
+    help: 'Heights this node trails its best upstream by, by chain',
+    labelNames: ['chain'],
+    registers,
+  })
+  const retries = new Counter({
+    name: 'weft_upstream_retries_total',
+    help: 'Retried requests to an upstream',
+    labelNames: ['upstream'],
+    registers,
+  })
+  const states = new Gauge({
+    name: 'weft_upstream_state',
+    help: "1 for an upstream's current state, 0 for its former ones",
+    labelNames: ['upstream', 'state'],
+    registers,
+  })
+  const lastContact = new Gauge({
+    name: 'weft_upstream_last_contact_seconds',
+    help: 'When an upstream last answered, seconds since the epoch',
+    labelNames: ['upstream'],
+    registers,
+  })
+  const knownStates = new Map<string, Set<string>>()
+  const ingest: IngestMetrics = {
+    setLag: (chain, heights) => lag.set({ chain: String(chain) }, heights),
+    countRetry: (upstream) => retries.inc({ upstream }),
+    setUpstreamState: (upstream, state) => {
+      const seen = knownStates.get(upstream) ?? new Set<string>()
+      knownStates.set(upstream, seen.add(state))
+      for (const known of seen) states.set({ upstream, state: known }, known === state ? 1 : 0)
+    },
+    setLastContact: (upstream, at) => lastContact.set({ upstream }, at / 1000),
+  }
+  return {
+    registry,
+    ingest,
+    contentType: registry.contentType,
+    render: () => registry.metrics(),
+    hubObserver: (stream) => ({
+      sent: (clients) => eventsSent.inc({ stream }, clients),
+      cutOff: () => cutOff.inc({ stream }),
+    }),
+    middleware: () => async (ctx, next) => {
+      const started = process.hrtime.bigint()
+      ctx.res.once('close', () => {
+        const matched = (ctx as { _matchedRoute?: unknown; matched?: Array<{ path: string }> })._matchedRoute
+        // A 405 or an OPTIONS answer matched a path but no method: its first layer names the pattern.
+        const route =
+          typeof matched === 'string' ? matched : ((ctx as { matched?: Array<{ path: string }> }).matched?.[0]?.path ?? 'unmatched')
+        const labels = { method: ctx.method, route, status: String(ctx.res.statusCode) }
+        requests.inc(labels)
+        durations.observe(labels, Number(process.hrtime.bigint() - started) / 1e9)
+      })
+      await next()
+    },
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The status page's script, inline and dependency-free: it polls `/status` every second and asks
+ * `/ready` for readiness and upstreams (a node without that route shows its block source instead),
+ * then redraws the figures the server rendered first. Ages tick between polls.
+ */
+export const statusScript = `
+'use strict'
+const $ = (id) => document.getElementById(id)
+let status
+let fetchedAt = 0
+const age = (creationTime) => {
+  const seconds = Math.max(0, (status.now + (Date.now() - fetchedAt) - creationTime / 1000) / 1000)
+  return seconds < 120 ? seconds.toFixed(1) + ' s' : seconds < 7200 ? Math.round(seconds / 60) + ' min' : Math.round(seconds / 3600) + ' h'
+}
+const cell = (row, text, title) => {
+  const td = row.insertCell()
+  td.textContent = text
+  if (title) td.title = title
+}
+function draw() {
+  if (!status) return
+  $('cut-height').textContent = String(status.cutHeight)
+  $('rate').textContent = status.blocksPerSecond.toFixed(2)
+  const chains = $('chains')
+  chains.replaceChildren()
+  for (const head of status.chains) {
+    const row = chains.insertRow()
+    cell(row, String(head.chain))
+    cell(row, String(head.height))
+    cell(row, head.hash.slice(0, 12) + '…', head.hash)
+    cell(row, age(head.creationTime))
+  }
+  const reorgs = $('reorgs')
+  reorgs.replaceChildren()
+  for (const reorg of status.reorgs) {
+    const row = reorgs.insertRow()
+    cell(row, new Date(reorg.at).toISOString().slice(11, 19))
+    cell(row, String(reorg.chain))
+    cell(row, String(reorg.depth))
+    cell(row, reorg.from.height + ' ' + reorg.from.hash.slice(0, 8) + '… → ' + reorg.to.height + ' ' + reorg.to.hash.slice(0, 8) + '…')
+  }
+  $('no-reorgs').hidden = status.reorgs.length > 0
+}
+async function readiness() {
+  const response = await fetch('/ready', { cache: 'no-store' })
+  if (response.status === 404) return { text: status ? status.source : 'devnet', upstreams: [] }
+  const body = await response.json()
+  return { text: body.ready ? 'ready' : 'not ready', upstreams: body.upstreams || [] }
+}
+async function poll() {
+  try {
+    const response = await fetch('/status', { cache: 'no-store' })
+    status = await response.json()
+    fetchedAt = Date.now()
+    const ready = await readiness()
+    $('ready').textContent = ready.text
+    const upstreams = $('upstreams')
+    upstreams.replaceChildren()
+    for (const upstream of ready.upstreams) {
+      const li = document.createElement('li')
+      li.textContent = upstream.url + ': ' + upstream.state + (upstream.lastContact ? ', last contact ' + upstream.lastContact : '')
+      upstreams.append(li)
+    }
+    $('updated').textContent = 'live, updated ' + new Date().toISOString().slice(11, 19)
+    $('updated').dataset.updates = String(Number($('updated').dataset.updates || 0) + 1)
+  } catch (error) {
+    $('updated').textContent = 'cannot reach the node: ' + error.message
+  }
+  draw()
+}
+poll()
+setInterval(poll, 1000)
+`
