@@ -12,7 +12,7 @@ t.test('defaults fill what is missing; the producer defaults on for development 
   t.equal(resolveConfig({ network: 'recap-development' }).devnet, true, 'recap-development mines through its transition')
   t.equal(config.emulate, '3.2', 'the chainweb profile answers as release 3.2')
   t.equal(resolveConfig({ network: 'mainnet01' }).devnet, false)
-  t.equal(resolveConfig({ network: 'testnet06', devnet: true }).devnet, true, 'the producer on where asked and minable')
+  t.equal(resolveConfig({ network: 'test-singleton', devnet: true }).devnet, true, 'the producer on where asked and minable')
   t.equal(resolveConfig({ port: undefined }).port, 1848, 'undefined options are defaults')
 })
 

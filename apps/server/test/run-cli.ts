@@ -26,7 +26,7 @@ t.test('the command refuses a bad flag, a bad setting and a contradiction with e
     [['--network', 'nowhere'], {}, /^cannot start: Expected network/],
     [['--port'], {}, /^cannot start: .*--port/],
     [[], { WEFT_FORK_RATE: '2' }, /^cannot start: Expected fork rate/],
-    [['--network', 'mainnet01', '--devnet'], {}, /cannot mine mainnet01.*Fix: turn the producer off \(--no-devnet\)/],
+    [['--network', 'mainnet01', '--devnet'], {}, /not on mainnet01, a real network.*Fix: turn the producer off \(--no-devnet\)/],
     [['--config', '/nonexistent/weft.json'], {}, /Expected a readable configuration file at \/nonexistent\/weft\.json/],
   ] as const) {
     const run = captureIo()
