@@ -66,8 +66,33 @@ export function placeOf(failure: SchemaFailure, root: string): string {
 /** A received value for a message: JSON, cut short, `nothing` when absent. */
 export function shown(value: unknown, max = 100): string {
   if (value === undefined) return 'nothing'
-  const text = JSON.stringify(value) ?? String(value)
+  const text = preview(value, max + 1, PREVIEW_DEPTH)
   return text.length > max ? `${text.slice(0, max)}…` : text
+}
+
+// Levels of a received value a message shows; deeper arrays and objects are `[…]` and `{…}`.
+const PREVIEW_DEPTH = 4
+
+// JSON text of a received value, about `budget` characters at most: it reads no more of the value
+// than it shows, and recurses `depth` levels at most (JSON.stringify of a body nested thousands
+// deep overflowed the stack, and of a long array built megabytes to show a hundred characters).
+function preview(value: unknown, budget: number, depth: number): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > budget ? value.slice(0, budget) : value)
+  if (typeof value !== 'object' || value === null) return String(value)
+  const array = Array.isArray(value)
+  if (depth === 0) return array ? '[…]' : '{…}'
+  let text = ''
+  const add = (part: string): void => {
+    text += text === '' ? part : `,${part}`
+  }
+  if (array)
+    for (let index = 0; index < value.length && text.length <= budget; index++) add(preview(value[index], budget - text.length, depth - 1))
+  else
+    for (const key of Object.keys(value)) {
+      if (text.length > budget) break
+      add(`${JSON.stringify(key)}:${preview((value as Record<string, unknown>)[key], budget - text.length, depth - 1)}`)
+    }
+  return array ? `[${text}]` : `{${text}}`
 }
 
 /** `Expected <place> to be <expected>, received <value>`. */
