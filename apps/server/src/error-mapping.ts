@@ -15,12 +15,19 @@ function keyOf(error: WeftError): string {
 /** Writes the answer the table gives for an error's code. */
 export function writeError(ctx: Context, error: WeftError, answer: ErrorAnswer): void {
   // A 405 names the methods the path answers (MethodNotAllowedError's `allow`).
-  const { allow } = error as { allow?: unknown }
+  const { allow, retryAfter } = error as { allow?: unknown; retryAfter?: unknown }
   if (Array.isArray(allow)) ctx.set('allow', allow.join(', '))
+  // A 429 says when to come back (TooManyRequestsError's `retryAfter`, seconds).
+  if (typeof retryAfter === 'number') ctx.set('retry-after', String(retryAfter))
   if (answer.body === 'problem') writeProblem(ctx, answer.status, error.message, error.code)
   else if (answer.body === 'key-reason') writeKeyNotFound(ctx, answer.status, keyOf(error))
   else if (answer.body === 'text') writeText(ctx, `${error.message}\n`, answer.status)
   else writeEmpty(ctx, answer.status)
+}
+
+/** Whether the request's connection is gone: nothing can be written to it any more. */
+export function clientGone(ctx: Context): boolean {
+  return ctx.req.socket.destroyed || ctx.res.destroyed
 }
 
 /**
@@ -33,6 +40,13 @@ export function errorMapping(table: ErrorTable, logger: Logger): Middleware {
       await next()
       if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) throw new RouteNotFoundError(ctx.path)
     } catch (thrown) {
+      // A client that left (or whose connection the server cut, as a request timeout does) cannot
+      // be answered: the failure is its leaving, not the server's, so it is no error and nothing is written.
+      if (clientGone(ctx)) {
+        logger.debug({ method: ctx.method, url: ctx.url, reason: (thrown as Error)?.message }, 'client went away before its answer')
+        ctx.respond = false
+        return
+      }
       if (ctx.headerSent || ctx.respond === false) {
         logger.error({ err: thrown }, 'error after the response started')
         ctx.res.destroy()

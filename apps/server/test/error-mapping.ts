@@ -9,7 +9,9 @@ import t, { type Test } from 'tap'
 import { errorMapping } from '../src/error-mapping.js'
 import { type ErrorTable, errorTables } from '../src/error-table.js'
 import { MethodNotAllowedError, NotAcceptableError, PayloadNotFoundError } from '../src/errors.js'
-import { send, startNode } from './fixtures/node.js'
+import { startServer } from '../src/index.js'
+import { send, startNode, until } from './fixtures/node.js'
+import { rawConnection } from './fixtures/raw-client.js'
 
 // A real app with the error middleware over one handler that throws what the test gives it; logged lines are kept.
 async function throwingApp(t: Test, table: ErrorTable, thrown: () => unknown): Promise<{ url: string; logged: () => string[] }> {
@@ -103,4 +105,28 @@ t.test("an unexpected failure is a 500 in the profile's error format, and the no
     t.equal((await send(`${server.url}/health-check`)).status, 200)
     await server.close()
   }
+})
+
+t.test('a client that leaves before its answer ends its request quietly: a debug line, no error, no answer attempted', async (t) => {
+  const lines: Array<{ level: number; msg: string; status?: number; finished?: boolean }> = []
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+  const server = await startServer({ host: '127.0.0.1', port: 0, data: t.testdir(), network: 'development', devnet: false }, logger)
+  t.teardown(() => server.close())
+  const connection = await rawConnection(server.port)
+  connection.socket.write(
+    'POST /chain/0.0/development/chain/0/block/branch HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"up',
+  )
+  // Time for the request to reach its handler, which waits for the rest of the body.
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  connection.socket.destroy()
+  await until(() => lines.some((line) => line.msg === 'client went away before its answer'))
+  const request = lines.find((line) => line.status !== undefined && line.finished !== undefined)
+  t.equal(request?.finished, false, 'the request line says the answer never finished')
+  t.not(request?.status, 500, 'no 500 was attempted')
+  t.same(
+    lines.filter((line) => line.level >= 40),
+    [],
+    'nothing logged as a warning or an error',
+  )
+  t.equal((await send(`${server.url}/health-check`)).status, 200)
 })

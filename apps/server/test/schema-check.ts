@@ -54,4 +54,20 @@ t.test('received values are shown as JSON, cut short, and absence as nothing', a
     '() => 1',
     'what JSON cannot show is shown as text',
   )
+  t.equal(shown(JSON.parse('1e999')), 'Infinity', 'a number too large for a double is named, not shown as null')
+  t.equal(shown(JSON.parse('{"__proto__":{"a":1},"b":null}')), '{"__proto__":{"a":1},"b":null}', 'an own __proto__ key is shown as a key')
+})
+
+t.test('a received value is read no further than it is shown: nesting and length are bounded', async (t) => {
+  let deep: unknown = []
+  for (let level = 0; level < 100_000; level++) deep = [deep]
+  t.equal(shown(deep), '[[[[[…]]]]]', 'a value nested 100,000 deep is shown four levels deep')
+  t.equal(shown({ a: { b: { c: { d: { e: 1 } } } } }), '{"a":{"b":{"c":{"d":{…}}}}}')
+  const long = Array.from({ length: 1_000_000 }, (_, index) => index)
+  const started = performance.now()
+  const text = shown(long)
+  t.ok(performance.now() - started < 50, 'a million-item array costs what a hundred characters cost')
+  t.equal(text.length, 101)
+  t.ok(text.startsWith('[0,1,2,3,'))
+  t.equal(shown({ k: 'x'.repeat(1_000_000) }).length, 101)
 })
