@@ -2,6 +2,7 @@ import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import Koa from 'koa'
 import type { Logger } from 'pino'
+import { admission } from './admission.js'
 import { registerChainRoutes } from './chain-routes.js'
 import { commonHeaders } from './common-headers.js'
 import { errorMapping } from './error-mapping.js'
@@ -53,6 +54,7 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   app.use(requestLog(logger))
   app.use(commonHeaders(node.rules, node.nodeVersion))
   app.use(errorMapping(node.rules.errors, logger))
+  for (const middleware of admission(node, base)) app.use(middleware)
   app.use(router.routes())
   app.use(routeFallback())
   // Errors are all answered by errorMapping; Koa's own handler would only print them again.

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import type { Middleware } from 'koa'
 import type { ProfileRules } from './profiles.js'
 
@@ -8,16 +9,25 @@ export function peerAddress(address: string | undefined, port: number | undefine
   return `${host.includes(':') ? `[${host}]` : host}:${port ?? 0}`
 }
 
+/** The headers every answer on a connection carries (peer address, clock, node version, CORS), as name and value. */
+export function commonHeaderEntries(
+  rules: ProfileRules,
+  nodeVersion: string,
+  socket: Pick<Socket, 'remoteAddress' | 'remotePort'>,
+): ReadonlyArray<readonly [string, string]> {
+  return [
+    ['x-peer-addr', peerAddress(socket.remoteAddress, socket.remotePort)],
+    ['x-server-timestamp', String(Math.floor(Date.now() / 1000))],
+    [rules.nodeVersionHeader, nodeVersion],
+    ['access-control-allow-origin', '*'],
+    ['access-control-expose-headers', ['x-peer-addr', 'x-server-timestamp', rules.nodeVersionHeader].join(', ')],
+  ]
+}
+
 /** Sets the headers every response carries (peer address, clock, node version, CORS) before anything else runs. */
 export function commonHeaders(rules: ProfileRules, nodeVersion: string): Middleware {
-  const exposed = ['x-peer-addr', 'x-server-timestamp', rules.nodeVersionHeader].join(', ')
   return async (ctx, next) => {
-    const socket = ctx.req.socket
-    ctx.set('x-peer-addr', peerAddress(socket.remoteAddress, socket.remotePort))
-    ctx.set('x-server-timestamp', String(Math.floor(Date.now() / 1000)))
-    ctx.set(rules.nodeVersionHeader, nodeVersion)
-    ctx.set('access-control-allow-origin', '*')
-    ctx.set('access-control-expose-headers', exposed)
+    for (const [name, value] of commonHeaderEntries(rules, nodeVersion, ctx.req.socket)) ctx.set(name, value)
     await next()
   }
 }

@@ -25,6 +25,12 @@ export const configConflicts: ConfigConflict[] = [
           'Fix: drop them, or turn the producer on (--devnet)'
       : undefined
   },
+  // Node counts the headers' time within the request's, and refuses a server whose headers may take longer.
+  (config) =>
+    config.headersTimeout > config.requestTimeout
+      ? `The headers timeout (${config.headersTimeout} s) is longer than the request timeout (${config.requestTimeout} s), which covers the headers too. ` +
+        'Fix: give --headers-timeout at most the --request-timeout'
+      : undefined,
 ]
 
 /** The first conflict among the rules, or undefined when the configuration holds together. */

@@ -2,6 +2,7 @@ import { devnetNetworks } from '@weft/devnet'
 import { networkNames, profileNames } from '@weft/types'
 import { choice, dateTime, number, switchKind, text, type ValueKind } from './config-kinds.js'
 import { emulatedReleases } from './release.js'
+import { trafficOptions } from './traffic-options.js'
 
 /** What every setting says: where it is read from, what it may be, and its help. */
 export interface OptionBase<T> {
@@ -139,6 +140,7 @@ export const serverOptions = {
     default: 2 * 1024 * 1024,
     help: 'largest request body in bytes',
   }),
+  ...trafficOptions,
 } as const
 
 /** The name of a setting: a key of `serverOptions`. */

@@ -13,6 +13,8 @@ export interface ErrorAnswer {
  * Every code the server answers with. The server owns most; `INVALID_CURSOR` is `@weft/cursor`'s,
  * `CURSOR_NOT_FOUND` `@weft/store`'s, `BLOCK_NOT_FOUND` and `TOO_MANY_BOUNDS` `@weft/traversal`'s:
  * their errors are answered as thrown, by code. An error with any other code is a logged 500.
+ * `MALFORMED_REQUEST`, `HEADERS_TOO_LARGE` and `REQUEST_TIMEOUT` are answered outside Koa, to what
+ * node's HTTP parser refused or cut (client-errors.ts), from the same rows.
  */
 export const answeredCodes = [
   'NOT_FOUND',
@@ -30,6 +32,12 @@ export const answeredCodes = [
   'CURSOR_NOT_FOUND',
   'BLOCK_NOT_FOUND',
   'PAYLOAD_NOT_FOUND',
+  'TOO_MANY_CONNECTIONS',
+  'TOO_MANY_REQUESTS',
+  'TOO_MANY_STREAMS',
+  'MALFORMED_REQUEST',
+  'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
   'INTERNAL_ERROR',
 ] as const
 
@@ -56,6 +64,12 @@ const spec: ErrorTable = {
   CURSOR_NOT_FOUND: { status: 404, body: 'problem' },
   BLOCK_NOT_FOUND: { status: 404, body: 'problem' },
   PAYLOAD_NOT_FOUND: { status: 404, body: 'problem' },
+  TOO_MANY_CONNECTIONS: { status: 429, body: 'problem' },
+  TOO_MANY_REQUESTS: { status: 429, body: 'problem' },
+  TOO_MANY_STREAMS: { status: 429, body: 'problem' },
+  MALFORMED_REQUEST: { status: 400, body: 'problem' },
+  HEADERS_TOO_LARGE: { status: 431, body: 'problem' },
+  REQUEST_TIMEOUT: { status: 408, body: 'problem' },
   INTERNAL_ERROR: { status: 500, body: 'problem' },
 }
 
@@ -79,6 +93,12 @@ const chainweb: ErrorTable = {
   CURSOR_NOT_FOUND: { status: 404, body: 'key-reason' },
   BLOCK_NOT_FOUND: { status: 404, body: 'key-reason' },
   PAYLOAD_NOT_FOUND: { status: 404, body: 'key-reason' },
+  TOO_MANY_CONNECTIONS: { status: 429, body: 'text' },
+  TOO_MANY_REQUESTS: { status: 429, body: 'text' },
+  TOO_MANY_STREAMS: { status: 429, body: 'text' },
+  MALFORMED_REQUEST: { status: 400, body: 'text' },
+  HEADERS_TOO_LARGE: { status: 431, body: 'text' },
+  REQUEST_TIMEOUT: { status: 408, body: 'text' },
   INTERNAL_ERROR: { status: 500, body: 'text' },
 }
 

@@ -102,6 +102,25 @@ export class PayloadNotFoundError extends ServerError {
   }
 }
 
+/** A client over a limit of the node: its connections, or its address's concurrent requests or event streams. */
+export class TooManyRequestsError extends ServerError {
+  static override readonly codes = ['TOO_MANY_CONNECTIONS', 'TOO_MANY_REQUESTS', 'TOO_MANY_STREAMS'] as const
+  /** Seconds after which a retry may succeed: the answer's `Retry-After`. */
+  readonly retryAfter: number
+  constructor(code: (typeof TooManyRequestsError.codes)[number], message: string, retryAfter: number, options?: ErrorOptions) {
+    super(code, message, options)
+    this.retryAfter = retryAfter
+  }
+}
+
+/** A request node's HTTP parser refused (malformed, headers too large) or that did not arrive in time; answered outside Koa. */
+export class ClientRequestError extends ServerError {
+  static override readonly codes = ['MALFORMED_REQUEST', 'HEADERS_TOO_LARGE', 'REQUEST_TIMEOUT'] as const
+  constructor(code: (typeof ClientRequestError.codes)[number], message: string, options?: ErrorOptions) {
+    super(code, message, options)
+  }
+}
+
 /** Anything the server did not expect: answered as a 500 without detail, and logged with its cause. */
 export class InternalServerError extends ServerError {
   static override readonly codes = ['INTERNAL_ERROR'] as const

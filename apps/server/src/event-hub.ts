@@ -91,6 +91,15 @@ export class EventHub {
     for (const client of this.#clients) this.#write(client, frame, chunk)
   }
 
+  /** Cuts every client off, as if each had passed the backlog bound (they reconnect, by contract); new ones are welcome. */
+  cutAll(): void {
+    for (const client of this.#clients) {
+      this.#options.observer?.cutOff()
+      this.#remove(client)
+      client.res.destroy()
+    }
+  }
+
   /** Ends every stream and refuses new ones (shutdown); each connection is closed once its stream's end is written. */
   close(): void {
     this.#closed = true

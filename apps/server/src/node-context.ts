@@ -1,10 +1,12 @@
 import type { Network } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import type { BranchContinuations } from './branch-continuations.js'
+import type { ClientLimits } from './client-limits.js'
 import type { ServerConfig } from './config.js'
 import type { EventHub } from './event-hub.js'
 import type { InFlight } from './in-flight.js'
 import type { ProfileRules } from './profiles.js'
+import type { ReadSlots } from './read-slots.js'
 import type { ReportedRelease } from './release.js'
 
 /** What every route needs: the store, the network, the profile's rules and the running settings. */
@@ -27,4 +29,8 @@ export interface NodeContext {
   readonly branchWalks: BranchContinuations
   /** Requests whose handlers are running (shutdown waits for them). */
   readonly requests: InFlight
+  /** Connections, and requests and streams per client address, counted and limited. */
+  readonly limits: ClientLimits
+  /** The slots chain reads take turns in. */
+  readonly readSlots: ReadSlots
 }

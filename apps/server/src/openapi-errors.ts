@@ -23,6 +23,13 @@ const causes: Readonly<Record<AnsweredCode, string>> = {
   CURSOR_NOT_FOUND: '`next` names an unknown block, or one of another chain',
   BLOCK_NOT_FOUND: 'an unknown upper bound or header',
   PAYLOAD_NOT_FOUND: 'an unknown payload',
+  TOO_MANY_CONNECTIONS: 'the node holds `--max-connections` connections (this one is closed after the answer)',
+  TOO_MANY_REQUESTS: 'the client address has `--max-per-client` requests running',
+  TOO_MANY_STREAMS: 'the client address holds `--max-streams-per-client` event streams',
+  MALFORMED_REQUEST: 'HTTP that node cannot parse, or HTTP/1.1 without Host',
+  HEADERS_TOO_LARGE: 'request headers over 16 KiB',
+  REQUEST_TIMEOUT:
+    'the headers (`--headers-timeout`) or the whole request (`--request-timeout`) arrived too slowly; the connection is closed',
   INTERNAL_ERROR: 'anything unexpected (logged; no detail in the answer)',
 }
 
@@ -43,13 +50,30 @@ const messages: Readonly<Record<AnsweredCode, string>> = {
   CURSOR_NOT_FOUND: 'Expected a stored block for the cursor, found none',
   BLOCK_NOT_FOUND: 'Expected a stored upper bound, found none',
   PAYLOAD_NOT_FOUND: 'Expected a stored payload, found none',
+  TOO_MANY_CONNECTIONS: 'Expected at most 10000 open connections to the node, received one more: retry in 1 s',
+  TOO_MANY_REQUESTS: 'Expected at most 256 requests at once from 127.0.0.1, received one more: retry in 1 s',
+  TOO_MANY_STREAMS: 'Expected at most 2048 open event streams from 127.0.0.1, received one more: retry in 5 s',
+  MALFORMED_REQUEST: 'Expected a Host header in an HTTP/1.1 request, received none',
+  HEADERS_TOO_LARGE: 'Expected request headers of at most 16 KiB, received more',
+  REQUEST_TIMEOUT: 'Expected the whole request within the time the node allows, received it too slowly',
   INTERNAL_ERROR: 'The server failed to answer this request',
 }
 
-/** The codes an operation may answer in a profile: its own, 405 and 500; `NO_MATCHING_BLOCKS` only where no match is an error. */
+/**
+ * The codes an operation may answer in a profile: its own, 405, 500, the limits (a stream's own
+ * limit, `TOO_MANY_STREAMS`, stands for the requests') and a late request; `NO_MATCHING_BLOCKS`
+ * only where no match is an error. Malformed HTTP and oversized headers are answered before any
+ * operation is known: the document's description names them.
+ */
 export function codesOf(rules: ProfileRules, own: readonly AnsweredCode[]): AnsweredCode[] {
-  const codes = [...own, 'METHOD_NOT_ALLOWED', 'INTERNAL_ERROR'] as AnsweredCode[]
+  const limits: AnsweredCode[] = ['TOO_MANY_CONNECTIONS', ...(own.includes('TOO_MANY_STREAMS') ? [] : ['TOO_MANY_REQUESTS' as const])]
+  const codes = [...own, 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', ...limits, 'INTERNAL_ERROR'] as AnsweredCode[]
   return codes.filter((code) => code !== 'NO_MATCHING_BLOCKS' || rules.noMatch === 'problem-404')
+}
+
+// A 429 says when to retry.
+const retryAfter = {
+  'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
 }
 
 function contentOf(body: ErrorBody, status: number, codes: readonly AnsweredCode[], rules: ProfileRules): Json | undefined {
@@ -84,6 +108,7 @@ export function errorResponses(rules: ProfileRules, own: readonly AnsweredCode[]
     const content = Object.assign({}, ...[...bodies].map(([body, bodyCodes]) => contentOf(body, status, bodyCodes, rules) ?? {}))
     responses[String(status)] = {
       description,
+      ...(status === 429 ? { headers: retryAfter } : {}),
       ...(Object.keys(content).length > 0 ? { content } : {}),
       ...(bodies.has('empty') ? { 'x-weft-empty-body': true } : {}),
     }

@@ -229,7 +229,7 @@ export const operations: readonly OperationSpec[] = [
       description: 'an event stream; each `data` is one line of JSON',
       representations: [{ mediaType: 'text/event-stream', schema: text, example: 'eventStream' }],
     },
-    codes: [],
+    codes: ['TOO_MANY_STREAMS'],
   },
   {
     path: '{base}/block/updates',
@@ -242,7 +242,7 @@ export const operations: readonly OperationSpec[] = [
       description: 'an event stream; each `data` is one line of JSON',
       representations: [{ mediaType: 'text/event-stream', schema: text }],
     },
-    codes: [],
+    codes: ['TOO_MANY_STREAMS'],
   },
   {
     path: '/openapi.json',

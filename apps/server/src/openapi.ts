@@ -100,7 +100,8 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
       ...(first?.parameters === undefined ? {} : { parameters: first.parameters }),
       responses: {
         204: { description: 'No Content: `allow` and `access-control-allow-methods` list the methods of the path' },
-        500: errorResponses(rules, [])['500'],
+        // A preflight is answered on every known path: never 405.
+        ...Object.fromEntries(Object.entries(errorResponses(rules, [])).filter(([status]) => status !== '405')),
       },
     }
     paths[path] = item
@@ -114,7 +115,9 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
       description:
         `Read-only chain query node, ${rules.name} profile, network ${network}. Every response carries \`x-peer-addr\`, ` +
         `\`x-server-timestamp\`, \`${rules.nodeVersionHeader}\` and \`access-control-allow-origin: *\`; HEAD is answered wherever GET is, ` +
-        'with the same status and headers and no body. JSON bodies are `application/json;charset=utf-8`.',
+        'with the same status and headers and no body. JSON bodies are `application/json;charset=utf-8`. ' +
+        'HTTP that node cannot parse, or HTTP/1.1 without Host, is answered 400 (`MALFORMED_REQUEST`), headers over 16 KiB 431 ' +
+        "(`HEADERS_TOO_LARGE`), with the common headers and the profile's error body, before any operation is known; the connection is then closed.",
     },
     servers: [{ url: '/', description: 'this node' }],
     security: [],

@@ -35,11 +35,18 @@ export function writeText(ctx: Context, text: string, status = 200): void {
   ctx.body = Buffer.from(text)
 }
 
+/** Content type of a problem body. */
+export const problemContentType = 'application/problem+json;charset=utf-8'
+
+/** The bytes of an RFC 9457 problem body with the stable `code` of its cause. */
+export function problemBody(status: number, detail: string, code: string): Buffer {
+  return Buffer.from(JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, code }))
+}
+
 /** Writes an RFC 9457 problem body with the stable `code` of its cause (the spec profile's errors). */
 export function writeProblem(ctx: Context, status: number, detail: string, code: string): void {
   ctx.status = status
-  const problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, code }
-  writeJson(ctx, Buffer.from(JSON.stringify(problem)), 'application/problem+json;charset=utf-8')
+  writeJson(ctx, problemBody(status, detail, code), problemContentType)
 }
 
 /** Writes the chainweb profile's answer for an unknown hash: `{"key":"<hash>","reason":"key not found"}`. */

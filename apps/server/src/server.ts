@@ -1,19 +1,23 @@
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
 import type { ChainStore } from '@weft/store'
 import { type Logger, pino } from 'pino'
 import { createApp } from './app.js'
 import { BranchContinuations } from './branch-continuations.js'
 import { trackChainActivity } from './chain-activity.js'
+import { ClientLimits } from './client-limits.js'
 import { resolveConfig, type ServerConfig, type ServerOptions } from './config.js'
 import { EventHub } from './event-hub.js'
+import { createHttpServer } from './http-server.js'
 import { InFlight } from './in-flight.js'
 import { createMetrics, type NodeMetrics } from './metrics.js'
 import type { NodeContext } from './node-context.js'
 import { profiles } from './profiles.js'
+import { ReadSlots } from './read-slots.js'
 import { reportedRelease } from './release.js'
 import { openNodeStore } from './store-open.js'
+import { registerTrafficMetrics } from './traffic-metrics.js'
 import { feedUpdateStreams } from './update-streams.js'
 
 /** A node that is listening. */
@@ -61,7 +65,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startServer(options: ServerOptions = {}, logger?: Logger): Promise<RunningServer> {
   const config = resolveConfig(options)
   const log = logger ?? pino({ level: config.logLevel, base: { name: 'weft-server' } })
-  const store = await openNodeStore({ path: config.data, network: config.network })
+  const store = await openNodeStore({ path: config.data, network: config.network, syncWrites: config.syncWrites })
   const activity = trackChainActivity(store)
   const metrics = createMetrics({
     store,
@@ -85,9 +89,12 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     blockUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('block') }),
     branchWalks: new BranchContinuations(),
     requests: new InFlight(),
+    limits: new ClientLimits(config),
+    readSlots: new ReadSlots(config.concurrentReads),
   }
+  registerTrafficMetrics(metrics.registry, node)
   const stopFeed = feedUpdateStreams(node, log)
-  const server = createServer(createApp(node, log, { metrics, activity }).callback())
+  const server = createHttpServer(node, log, createApp(node, log, { metrics, activity }).callback())
   let port: number
   try {
     port = await listen(server, config.port, config.host)

@@ -2,6 +2,7 @@ import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
 import type { StoreEvent } from '@weft/store'
 import type { Logger } from 'pino'
+import { BlockUpdateQueue } from './block-update-queue.js'
 import { type AnnouncedHeader, blockEventData, eventDataParts, headerEventData } from './event-data.js'
 import { eventFrame } from './event-hub.js'
 import type { NodeContext } from './node-context.js'
@@ -18,35 +19,24 @@ export function announcedHeaders(event: StoreEvent, headerEvents: 'inserted' | '
 
 /**
  * Feeds the two hubs from the store's change feed: one frame Buffer per event, built only when the
- * hub has clients. Block updates need the payload (an async read), so they go through a queue that
- * keeps their order. Returns the function that stops feeding and waits for queued reads.
+ * hub has clients. Block updates need the payload (an async read): they go through a bounded queue
+ * that keeps their order (block-update-queue.ts). Returns the function that stops feeding and waits
+ * for the reads still running.
  */
 export function feedUpdateStreams(node: NodeContext, logger: Logger): () => Promise<void> {
-  let blockQueue: Promise<void> = Promise.resolve()
-  let stopped = false
+  const blockQueue = new BlockUpdateQueue({ store: node.store, hub: node.blockUpdates, maxPending: node.config.maxPendingPayloads, logger })
   const unsubscribe = node.store.subscribe((event) => {
     for (const announced of announcedHeaders(event, node.rules.headerEvents)) {
       if (node.headerUpdates.size === 0 && node.blockUpdates.size === 0) continue
-      const { header } = announced
       const parts = eventDataParts(node.rules, announced)
       if (node.headerUpdates.size > 0) node.headerUpdates.publish(eventFrame(EVENT_NAME, headerEventData(parts)))
-      if (node.blockUpdates.size > 0) {
-        blockQueue = blockQueue.then(async () => {
-          if (stopped) return
-          try {
-            const payload = await node.store.getPayloadJson(header.payloadHash)
-            if (payload !== undefined) node.blockUpdates.publish(eventFrame(EVENT_NAME, blockEventData(node.rules, parts, payload)))
-          } catch (error) {
-            if (!stopped) logger.error({ err: error }, 'reading a payload for /block/updates failed')
-          }
-        })
-      }
+      if (node.blockUpdates.size > 0)
+        blockQueue.push(announced.header.payloadHash, (payload) => eventFrame(EVENT_NAME, blockEventData(node.rules, parts, payload)))
     }
   })
   return async () => {
-    stopped = true
     unsubscribe()
-    await blockQueue
+    await blockQueue.stop()
   }
 }
 

@@ -1,0 +1,80 @@
+import { number, switchKind } from './config-kinds.js'
+
+// Entries of the settings table (config-options.ts spreads them in) about hostile and heavy
+// traffic: timeouts, limits, the read slots and durability. Kept here so that they read as one
+// subject; they are plain entries of the table's shape.
+
+const seconds = number('a positive number of seconds, at most a day', (value) => value > 0 && value <= 86_400, '<seconds>')
+const count = number('a positive integer', (value) => Number.isSafeInteger(value) && value > 0)
+
+/** The traffic settings: timeouts of node's HTTP server, connection and per-client limits, read slots, fsync. */
+export const trafficOptions = {
+  headersTimeout: {
+    flag: 'headers-timeout',
+    env: 'WEFT_HEADERS_TIMEOUT',
+    kind: seconds,
+    default: 10,
+    help: 'seconds a client has to send the headers of a request, else 408 and the connection is closed',
+  },
+  requestTimeout: {
+    flag: 'request-timeout',
+    env: 'WEFT_REQUEST_TIMEOUT',
+    kind: seconds,
+    default: 30,
+    help: 'seconds a client has to send a whole request, body included, else 408 and the connection is closed',
+  },
+  keepAliveTimeout: {
+    flag: 'keep-alive-timeout',
+    env: 'WEFT_KEEP_ALIVE_TIMEOUT',
+    kind: seconds,
+    default: 5,
+    help: 'seconds an idle kept-alive connection stays open between requests',
+  },
+  maxConnections: {
+    flag: 'max-connections',
+    env: 'WEFT_MAX_CONNECTIONS',
+    kind: count,
+    default: 10_000,
+    help: 'open connections at most; requests on connections past it get 429 and their connection is closed',
+  },
+  maxPerClient: {
+    flag: 'max-per-client',
+    env: 'WEFT_MAX_PER_CLIENT',
+    kind: count,
+    default: 256,
+    help: 'requests one client address may have running at once (event streams aside), else 429',
+  },
+  maxStreamsPerClient: {
+    flag: 'max-streams-per-client',
+    env: 'WEFT_MAX_STREAMS_PER_CLIENT',
+    kind: count,
+    default: 2048,
+    help: 'event streams one client address may hold open at once, else 429',
+  },
+  trustProxy: {
+    flag: 'trust-proxy',
+    env: 'WEFT_TRUST_PROXY',
+    kind: switchKind(),
+    default: false,
+    help: "behind a proxy: a client's address for the limits is the last X-Forwarded-For entry",
+  },
+  concurrentReads: {
+    flag: 'concurrent-reads',
+    env: 'WEFT_CONCURRENT_READS',
+    kind: count,
+    default: 8,
+    help: 'chain reads (pages, branches, payloads, cut) run at once at most; the others wait their turn',
+  },
+  syncWrites: {
+    flag: 'sync-writes',
+    env: 'WEFT_SYNC_WRITES',
+    kind: switchKind(),
+    default: false,
+    help: 'flush every write of blocks to the disk (fsync) before it counts: no loss on a power cut, slower writes',
+  },
+  maxPendingPayloads: {
+    kind: count,
+    default: 512,
+    help: '/block/updates events waiting for their payload read at most, past which the stream subscribers are cut',
+  },
+} as const
