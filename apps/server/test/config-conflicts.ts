@@ -24,3 +24,39 @@ t.test('producer settings given while the producer is off are refused, defaults 
   t.equal(resolveConfig({ devnet: false }).forkRate, 0.05, 'the default fork rate is no conflict')
   t.equal(resolveConfig({ devnet: true, blockDelay: 2 }).blockDelay, 2)
 })
+
+t.test('a headers timeout longer than the request timeout is refused, with the fix', async (t) => {
+  t.throws(() => resolveConfig({ headersTimeout: 40 }), {
+    code: 'INVALID_CONFIG',
+    message:
+      'The headers timeout (40 s) is longer than the request timeout (30 s), which covers the headers too. Fix: give --headers-timeout at most the --request-timeout',
+  })
+  t.equal(resolveConfig({ headersTimeout: 5, requestTimeout: 5 }).headersTimeout, 5, 'equal is allowed')
+})
+
+t.test('the traffic settings default to limits one heavy but honest client never meets', async (t) => {
+  const config = resolveConfig({})
+  t.match(config, {
+    headersTimeout: 10,
+    requestTimeout: 30,
+    keepAliveTimeout: 5,
+    maxConnections: 10_000,
+    maxPerClient: 256,
+    maxStreamsPerClient: 2048,
+    trustProxy: false,
+    concurrentReads: 8,
+    syncWrites: false,
+  })
+  t.ok(config.maxPerClient >= 100, 'an indexer with 100 parallel requests')
+  t.ok(
+    config.maxStreamsPerClient >= 1000 && config.maxConnections > 1000 + config.maxPerClient,
+    'a dashboard host with 1,000 event streams',
+  )
+  for (const [name, value] of [
+    ['maxPerClient', 0],
+    ['maxConnections', 1.5],
+    ['headersTimeout', 0],
+    ['requestTimeout', 100_000],
+  ] as const)
+    t.throws(() => resolveConfig({ [name]: value }), { code: 'INVALID_CONFIG' }, `${name} ${value}`)
+})

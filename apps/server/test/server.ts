@@ -30,6 +30,18 @@ t.test('the producer grows the chains, and a restart on the same folder continue
   )
 })
 
+t.test('with --sync-writes the producer writes through fsync, and a restart finds every block', async (t) => {
+  const data = t.testdir()
+  const server = await startServer({ port: 0, data, network: 'test-singleton', blockDelay: 0.02, logLevel: 'silent', syncWrites: true })
+  t.equal(server.config.syncWrites, true)
+  await until(() => (server.store.cut().get(0)?.height ?? 0) >= 3)
+  const head = server.store.cut().get(0)!
+  await server.close()
+  const reopened = await openStore({ path: data, network: 'test-singleton' })
+  t.ok(reopened.cut().get(0)!.height >= head.height, 'the head written last is there')
+  await reopened.close()
+})
+
 t.test('close ends the event streams and stops accepting', async (t) => {
   const server = await startServer({ port: 0, data: t.testdir(), network: 'development', devnet: false, logLevel: 'silent' })
   // Wrapped in an object: resolving with a bare promise would wait for the stream's end right here.
