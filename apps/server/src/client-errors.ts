@@ -1,4 +1,4 @@
-import { type ServerResponse, STATUS_CODES } from 'node:http'
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
@@ -51,12 +51,26 @@ export function answerClientErrors(rules: ProfileRules, nodeVersion: string, log
         'MALFORMED_REQUEST',
         `Expected an HTTP/1.1 request, received one node could not parse (${code || error.message})`,
       ]
-      socket.write(rawErrorAnswer(rules, nodeVersion, socket, answer, message))
-      // Closed once the answer is out, or at once if it never goes (a client that reads nothing).
-      socket.destroySoon()
-      setTimeout(() => socket.destroy(), 1000).unref()
+      answerAndClose(socket, rawErrorAnswer(rules, nodeVersion, socket, answer, message))
       return
     }
     socket.destroy()
   }
+}
+
+/** The server's `connect` listener: CONNECT never reaches the request handler, and node would close it unanswered; 405. */
+export function answerConnect(rules: ProfileRules, nodeVersion: string): (req: IncomingMessage, socket: Duplex) => void {
+  return (_req, duplex) => {
+    const socket = duplex as Socket
+    socket.on('error', () => {})
+    const message = 'Method CONNECT is not allowed here; allowed: GET, HEAD, POST, OPTIONS'
+    answerAndClose(socket, rawErrorAnswer(rules, nodeVersion, socket, 'METHOD_NOT_ALLOWED', message))
+  }
+}
+
+// Writes an answer and closes the connection once it is out, or at once if it never goes (a client that reads nothing).
+function answerAndClose(socket: Socket, answer: Buffer): void {
+  socket.write(answer)
+  socket.destroySoon()
+  setTimeout(() => socket.destroy(), 1000).unref()
 }

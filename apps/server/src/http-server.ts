@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { Logger } from 'pino'
-import { answerClientErrors } from './client-errors.js'
+import { answerClientErrors, answerConnect } from './client-errors.js'
 import type { ServerConfig } from './config.js'
 import type { NodeContext } from './node-context.js'
 
@@ -31,6 +31,10 @@ export function createHttpServer(node: NodeContext, logger: Logger, listener: Re
   server.keepAliveTimeout = ms(node.config.keepAliveTimeout)
   node.limits.watch(server)
   server.on('clientError', answerClientErrors(node.rules, node.nodeVersion, logger))
+  server.on('connect', answerConnect(node.rules, node.nodeVersion))
+  // An expectation other than 100-continue may be ignored (RFC 9110, 10.1.1): the request is answered
+  // as any other, with the common headers, rather than node's bare 417.
+  server.on('checkExpectation', (req, res) => server.emit('request', req, res))
   server.on('drop', (dropped) => logger.debug({ peer: dropped?.remoteAddress }, 'dropped a connection over the connection cap'))
   // Once listening, a failure to accept (out of file descriptors) is an 'error' event: without a
   // listener it would end the process. libuv keeps accepting once descriptors are free again.

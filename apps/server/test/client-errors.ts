@@ -77,6 +77,15 @@ for (const profile of ['spec', 'chainweb'] as const) {
       await connection.closed
       t.test(what, async (t) => checkRefusal(t, connection.received(), status, code))
     }
+    const tunnel = await rawConnection(server.port)
+    tunnel.socket.write('CONNECT example.invalid:443 HTTP/1.1\r\nHost: example.invalid:443\r\n\r\n')
+    await tunnel.closed
+    t.test('CONNECT, which node never hands to the request handler', async (t) =>
+      checkRefusal(t, tunnel.received(), 405, 'METHOD_NOT_ALLOWED'),
+    )
+    const teapot = await send(`${server.url}/health-check`, { headers: { expect: 'a-teapot' } })
+    t.equal(teapot.status, 200, 'an expectation node does not know is ignored, not answered with a bare 417')
+    t.ok(teapot.headers['x-peer-addr'])
     const http10 = await rawConnection(server.port)
     http10.socket.write('GET /health-check HTTP/1.0\r\n\r\n')
     await http10.closed
