@@ -44,8 +44,6 @@ const option = <T>(spec: ValueOption<NoInfer<T>> & { kind: ValueKind<T> }): Valu
 const absentOption = <T>(spec: AbsentOption<T>): AbsentOption<T> => spec
 const computedOption = <T>(spec: ComputedOption<T>): ComputedOption<T> => spec
 
-// The networks whose blocks a CPU can mine (after genesis, at the devnet's easy target): the producer runs by default.
-
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 /**
@@ -138,6 +136,21 @@ export const serverOptions = {
     kind: number('a non-negative integer number of bytes', (value) => Number.isSafeInteger(value) && value >= 0),
     default: 2 * 1024 * 1024,
     help: 'largest request body in bytes',
+  }),
+  adminHost: option({
+    flag: 'admin-host',
+    env: 'WEFT_ADMIN_HOST',
+    kind: text('<address>'),
+    default: '127.0.0.1',
+    help: 'address of the admin listener (snapshots), when --admin-port is given',
+  }),
+  adminPort: absentOption({
+    flag: 'admin-port',
+    env: 'WEFT_ADMIN_PORT',
+    kind: number('an integer from 0 to 65535', (value) => Number.isInteger(value) && value >= 0 && value <= 65535),
+    default: undefined,
+    defaultText: 'off',
+    help: 'port of the admin listener: GET /snapshot streams a snapshot of the store (0 for any)',
   }),
 } as const
 

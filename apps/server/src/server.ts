@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
 import type { ChainStore } from '@weft/store'
 import { type Logger, pino } from 'pino'
+import { startAdminServer } from './admin-server.js'
 import { createApp } from './app.js'
 import { BranchContinuations } from './branch-continuations.js'
 import { trackChainActivity } from './chain-activity.js'
@@ -21,6 +22,8 @@ export interface RunningServer {
   /** `http://host:port`, e.g. `http://127.0.0.1:1848`. */
   readonly url: string
   readonly port: number
+  /** The admin listener's `http://host:port` (snapshots), when `adminPort` was given. */
+  readonly adminUrl: string | undefined
   readonly config: ServerConfig
   /** The node's open store (tests insert through it to drive the event streams). */
   readonly store: ChainStore
@@ -106,6 +109,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
       })
     : undefined
   producer?.start()
+  const admin = config.adminPort === undefined ? undefined : await startAdminServer(store, config.adminHost, config.adminPort, log)
   if (producer !== undefined)
     log.info({ blockDelay: config.blockDelay ?? network.blockDelay, forkRate: config.forkRate }, 'devnet producer started')
   let closing: Promise<void> | undefined
@@ -114,6 +118,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     node.headerUpdates.close()
     node.blockUpdates.close()
     server.closeIdleConnections()
+    await admin?.close()
     await producer?.stop()
     await stopFeed()
     // Requests still running get a moment to finish before their connections are cut.
@@ -132,6 +137,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
   return {
     url: `http://${host}:${port}`,
     port,
+    adminUrl: admin?.url,
     config,
     store,
     metrics,
