@@ -26,8 +26,14 @@ function answer(res: ServerResponse, status: number, text: string): void {
 export async function startAdminServer(store: ChainStore, host: string, port: number, log: Logger): Promise<AdminServer> {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://admin').pathname
-    if (path !== '/snapshot') return answer(res, 404, `No resource at ${path}; the admin listener serves GET /snapshot`)
-    if (req.method !== 'GET') return answer(res, 405, `Method ${req.method} is not allowed here; allowed: GET`)
+    if (path !== '/snapshot') {
+      answer(res, 404, `No resource at ${path}; the admin listener serves GET /snapshot`)
+      return
+    }
+    if (req.method !== 'GET') {
+      answer(res, 405, `Method ${req.method} is not allowed here; allowed: GET`)
+      return
+    }
     const started = performance.now()
     const name = `weft-${store.network.name}-${cutHeight(store)}.snapshot.gz`
     res.writeHead(200, { 'content-type': 'application/gzip', 'content-disposition': `attachment; filename="${name}"` })
