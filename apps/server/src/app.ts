@@ -11,6 +11,7 @@ import { registerNodeRoutes } from './node-routes.js'
 import { openApiDocument } from './openapi.js'
 import { registerPayloadRoutes } from './payload-routes.js'
 import { basePath } from './profiles.js'
+import { registerReadyRoute } from './ready-route.js'
 import { requestLog } from './request-log.js'
 import { writeEmpty, writeJson } from './responses.js'
 import { registerUpdateRoutes } from './update-streams.js'
@@ -44,6 +45,7 @@ export function createApp(node: NodeContext, logger: Logger): Koa {
   registerChainRoutes(router, node, base)
   registerPayloadRoutes(router, node, base)
   registerUpdateRoutes(router, node, base)
+  registerReadyRoute(router, node)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(node.rules, node.network.name, node.nodeVersion)))
   router.get('/openapi.json', (ctx) => writeJson(ctx, openApi))
   app.use(node.requests.middleware())

@@ -21,7 +21,9 @@ export function helpText(): string {
     'Options (each also an environment variable; a flag wins over its variable):',
   ]
   for (const [, spec] of flagged) {
-    const name = isSwitch(spec) ? `--${spec.flag} / --no-${spec.flag}` : `--${spec.flag} ${spec.kind.placeholder}`
+    const name = isSwitch(spec)
+      ? `--${spec.flag} / --no-${spec.flag}`
+      : `--${spec.flag} ${spec.kind.placeholder}${spec.kind.repeatable ? ' ...' : ''}`
     lines.push(`  ${name.padEnd(30)} ${(spec.env ?? '').padEnd(18)} ${spec.help} (default ${defaultTextOf(spec)})`)
   }
   lines.push(`  ${'--help'.padEnd(30)} ${''.padEnd(18)} print this text`)
@@ -30,12 +32,12 @@ export function helpText(): string {
 
 /** Reads flags, then environment variables for flags not given; ranges are checked by `resolveConfig`. */
 export function parseCommandLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } }
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' } }
   for (const [, spec] of flagged) {
-    options[spec.flag] = { type: isSwitch(spec) ? 'boolean' : 'string' }
+    options[spec.flag] = { type: isSwitch(spec) ? 'boolean' : 'string', ...(spec.kind.repeatable ? { multiple: true } : {}) }
     if (isSwitch(spec)) options[`no-${spec.flag}`] = { type: 'boolean' }
   }
-  let values: Record<string, string | boolean | undefined>
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined>
   try {
     // `pnpm start -- --flag` and `npm start -- --flag` hand the separator on: a leading `--` is not an argument.
     const args = argv[0] === '--' ? argv.slice(1) : [...argv]
@@ -46,7 +48,9 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   if (values.help === true) return { help: true }
   const result: Record<string, unknown> = {}
   for (const [name, spec] of flagged) {
-    const given = values[`no-${spec.flag}`] === true ? false : values[spec.flag]
+    const flagValue = values[spec.flag]
+    // A repeatable flag's texts are read as one list, as its variable's comma-separated text is.
+    const given = values[`no-${spec.flag}`] === true ? false : Array.isArray(flagValue) ? flagValue.join(',') : flagValue
     const [text, source] = given === undefined ? [spec.env === undefined ? undefined : env[spec.env], spec.env] : [given, `--${spec.flag}`]
     // An empty flag value or variable counts as unset.
     if (typeof text === 'boolean') result[name] = text

@@ -25,7 +25,7 @@ export const defaultConfig: Readonly<FixedDefaults> = Object.fromEntries(
 ) as FixedDefaults
 
 function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+  return typeof value === 'string' || Array.isArray(value) ? JSON.stringify(value) : String(value)
 }
 
 /** Fills the defaults and checks every value, in table order (a computed default sees the settings above it). */
@@ -40,7 +40,17 @@ export function resolveConfig(options: ServerOptions): ServerConfig {
     if (!spec.kind.accepts(value))
       throw new InvalidConfigError(`Expected ${labelOf(name, spec)} to be ${spec.kind.expected}, received ${show(value)}`)
   }
+  checkCombinations(resolved as ServerConfig)
   return resolved as ServerConfig
+}
+
+// Settings that are each fine alone but not together.
+function checkCombinations(config: ServerConfig): void {
+  if (config.upstream.length > 0 && config.devnet) {
+    throw new InvalidConfigError(
+      'Expected either --upstream or --devnet, received both: a node follows upstreams or produces its own blocks, not both; drop --devnet (and WEFT_DEVNET), or drop --upstream (and WEFT_UPSTREAM)',
+    )
+  }
 }
 
 function defaultOf(spec: OptionSpec<unknown>, resolved: Readonly<Record<string, unknown>>): unknown {

@@ -35,7 +35,7 @@ export async function runCli(
   }
   const { config } = running
   io.stdout(
-    `Weft node (${config.network}, ${config.profile} profile${config.devnet ? ', devnet producer on' : ''}) listening on ${running.url}\n`,
+    `Weft node (${config.network}, ${config.profile} profile${config.devnet ? ', devnet producer on' : ''}${upstreams(config.upstream)}) listening on ${running.url}\n`,
   )
   let stopping = false
   const stop = (signal: string): void => {
@@ -53,4 +53,8 @@ export async function runCli(
   io.onSignal('SIGINT', () => stop('SIGINT'))
   io.onSignal('SIGTERM', () => stop('SIGTERM'))
   return running
+}
+
+function upstreams(urls: readonly string[]): string {
+  return urls.length === 0 ? '' : `, following ${urls.join(', ')}`
 }

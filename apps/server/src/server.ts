@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
+import type { Ingest } from '@weft/ingest'
 import { type ChainStore, openStore } from '@weft/store'
 import { type Logger, pino } from 'pino'
 import { createApp } from './app.js'
@@ -11,6 +12,7 @@ import { InFlight } from './in-flight.js'
 import type { NodeContext } from './node-context.js'
 import { profiles } from './profiles.js'
 import { feedUpdateStreams } from './update-streams.js'
+import { inUpstreamMode, startIngest } from './upstream-mode.js'
 
 /** A node that is listening. */
 export interface RunningServer {
@@ -24,6 +26,8 @@ export interface RunningServer {
   eventClients(): { header: number; block: number }
   /** Branch walks kept for the request that continues them (see README, branch paging). */
   branchContinuations(): number
+  /** Upstream mode: what follows the upstreams (`status()`: readiness, lag per chain, blocks/s, retries, per-upstream state). */
+  readonly ingest: Ingest | undefined
   /** Stops accepting, ends the event streams, stops the producer, waits for running handlers and closes the store; idempotent. */
   close(): Promise<void>
 }
@@ -55,7 +59,16 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startServer(options: ServerOptions = {}, logger?: Logger): Promise<RunningServer> {
   const config = resolveConfig(options)
   const log = logger ?? pino({ level: config.logLevel, base: { name: 'weft-server' } })
-  const store = await openStore({ path: config.data, network: config.network })
+  const upstreamMode = inUpstreamMode(config)
+  const store = await openStore({ path: config.data, network: config.network, cutPolicy: upstreamMode ? 'adopted' : 'fork-choice' })
+  let ingest: Ingest | undefined
+  try {
+    // An upstream of another network stops the start here, before the node listens.
+    ingest = upstreamMode ? await startIngest(config, store, log) : undefined
+  } catch (error) {
+    await store.close()
+    throw error
+  }
   const hubOptions = { keepAliveMs: config.keepAlive * 1000, maxBacklogBytes: config.maxBacklogBytes }
   const network = store.network
   const node: NodeContext = {
@@ -70,6 +83,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     blockUpdates: new EventHub(hubOptions),
     branchWalks: new BranchContinuations(),
     requests: new InFlight(),
+    ...(ingest === undefined ? {} : { ingest }),
   }
   const stopFeed = feedUpdateStreams(node, log)
   const server = createServer(createApp(node, log).callback())
@@ -77,6 +91,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
   try {
     port = await listen(server, config.port, config.host)
   } catch (error) {
+    await ingest?.stop()
     await stopFeed()
     await node.branchWalks.close()
     await store.close()
@@ -97,6 +112,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     node.blockUpdates.close()
     server.closeIdleConnections()
     await producer?.stop()
+    await ingest?.stop()
     await stopFeed()
     // Requests still running get a moment to finish before their connections are cut.
     const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
@@ -117,6 +133,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     store,
     eventClients: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
     branchContinuations: () => node.branchWalks.size,
+    ingest,
     close: () => (closing ??= close()),
   }
 }

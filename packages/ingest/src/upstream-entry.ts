@@ -5,11 +5,11 @@ import type { UpstreamApi, UpstreamCut } from './upstream-api.js'
 
 /**
  * Where an upstream stands: `pending` (not reached yet), `active` (the one being followed),
- * `standby` (reached, healthy, not in use), `backoff` (a request failed; waiting for the next
- * attempt), `demoted` (it served an invalid block or answer: used only when no other upstream can
+ * `standby` (reached, healthy, not in use), `retrying` (its last request failed: asked again after
+ * a backoff, until one succeeds), `demoted` (it served an invalid block or answer: used only when no other upstream can
  * be), `refused` (another network, or not a chainweb-node or Weft: never used).
  */
-export type UpstreamState = 'pending' | 'active' | 'standby' | 'backoff' | 'demoted' | 'refused'
+export type UpstreamState = 'pending' | 'active' | 'standby' | 'retrying' | 'demoted' | 'refused'
 
 /** The last failure of an upstream: its code, message and time (ms since the epoch). */
 export interface UpstreamFailure {
@@ -73,7 +73,7 @@ export class UpstreamEntry {
   state(now: number, current: boolean): UpstreamState {
     if (this.refused !== undefined) return 'refused'
     if (this.demotedUntil > now) return 'demoted'
-    if (this.nextAttemptAt > now) return 'backoff'
+    if (this.failures > 0) return 'retrying'
     if (this.api === undefined) return 'pending'
     return current ? 'active' : 'standby'
   }
