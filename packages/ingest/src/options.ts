@@ -25,7 +25,7 @@ export interface IngestOptions {
   readonly concurrency?: number | undefined
   /** Blocks asked per page (default 360, the contract's cap). */
   readonly pageSize?: number | undefined
-  /** About how many blocks a backfill window holds over all chains (default 4096). */
+  /** About how many blocks a backfill window holds over all chains (default 2048). */
   readonly windowBlocks?: number | undefined
   /** Heights re-read below each chain's best stored block when a copy starts, for forks that grew there (default 16). */
   readonly resumeMargin?: number | undefined
@@ -65,7 +65,7 @@ export type IngestSettings = Filled<Omit<IngestOptions, 'profile' | 'onEvent' | 
 const positiveIntegers = {
   concurrency: 4,
   pageSize: 360,
-  windowBlocks: 4096,
+  windowBlocks: 2048,
   pollInterval: 10_000,
   requestTimeout: 30_000,
   streamIdleTimeout: 60_000,
