@@ -26,11 +26,12 @@ export interface FetchedWindow {
 
 /**
  * The window starting at `minheight`: about `windowBlocks` blocks over the chains of the graph in
- * force there (each chain one height per block, orphans aside), no higher than `top`. Its chains
- * are those whose genesis block is at or below its top.
+ * force there (each chain one height per block, orphans aside), at most a page of heights per
+ * chain, no higher than `top`. Its chains are those whose genesis block is at or below its top.
  */
 export function planWindow(ctx: Pick<IngestContext, 'network' | 'settings'>, minheight: number, top: number): Window {
-  const heights = Math.max(1, Math.floor(ctx.settings.windowBlocks / chainsAt(ctx.network, minheight).length))
+  const perChain = Math.floor(ctx.settings.windowBlocks / chainsAt(ctx.network, minheight).length)
+  const heights = Math.max(1, Math.min(perChain, ctx.settings.pageSize))
   const maxheight = Math.min(top, minheight + heights - 1)
   const chains = allChains(ctx.network).filter((chain) => genesisHeight(ctx.network, chain) <= maxheight)
   return { minheight, maxheight, chains }

@@ -70,6 +70,7 @@ class IngestRunner implements Ingest {
       logger: settings.logger,
       backoff: { baseMs: settings.retryDelay, maxMs: settings.maxRetryDelay },
       demoteMs: settings.demoteFor,
+      attempts: settings.attempts,
       random: Math.random,
     })
     this.#ctx = {
@@ -108,7 +109,7 @@ class IngestRunner implements Ingest {
       () => this.#settle.resolve(),
       (error: unknown) => {
         this.#phase = 'failed'
-        this.#settings.logger.error({ reason: (error as Error).message, code: errorCode(error) }, 'ingest stopped by a store failure')
+        this.#settings.logger.error({ reason: (error as Error).message, code: errorCode(error) }, 'ingest stopped by a failure')
         this.#settle.reject(error)
       },
     )
@@ -183,7 +184,7 @@ class IngestRunner implements Ingest {
           failures = 0
         } catch (error) {
           if (signal.aborted || error instanceof IngestStoppedError) return
-          if (error instanceof StoreClosedError || error instanceof CorruptStoreError) throw error
+          if (this.#settings.failFast || error instanceof StoreClosedError || error instanceof CorruptStoreError) throw error
           failures += 1
           await this.#recover(error, failures)
         }

@@ -47,6 +47,15 @@ export interface IngestOptions {
   readonly maxLag?: number | undefined
   /** Readiness: the longest time since any upstream was heard from (default 120,000). */
   readonly staleAfter?: number | undefined
+  /**
+   * End ingest (`done` rejects) on the first round that fails for a reason other than an upstream
+   * that does not answer: a block that fails validation, an answer the contract does not allow
+   * (default false: such an upstream is demoted, and the round tried again after a backoff). For
+   * one-shot tools.
+   */
+  readonly failFast?: boolean | undefined
+  /** Tries of one request, over all upstreams, before its failure fails the round (default: no limit). */
+  readonly attempts?: number | undefined
   /** Check every upstream answer against the `@weft/types` schemas (default false; blocks are validated by the store anyway). */
   readonly checkResponses?: boolean | undefined
   /** Where lines go: pino's logger fits (default: nowhere). */
@@ -96,6 +105,10 @@ export function resolveIngestOptions(options: IngestOptions): IngestSettings {
     if (!Number.isSafeInteger(value) || value < 0) throw new InvalidIngestOptionError(name, 'a non-negative integer', value)
     numbers[name] = value
   }
+  const attempts = options.attempts ?? Number.POSITIVE_INFINITY
+  if (!(attempts === Number.POSITIVE_INFINITY || (Number.isSafeInteger(attempts) && attempts >= 1))) {
+    throw new InvalidIngestOptionError('attempts', 'a positive integer or Infinity', attempts)
+  }
   if (options.profile !== undefined && options.profile !== 'spec' && options.profile !== 'chainweb') {
     throw new InvalidIngestOptionError('profile', 'spec or chainweb', options.profile)
   }
@@ -105,6 +118,8 @@ export function resolveIngestOptions(options: IngestOptions): IngestSettings {
     upstreams: options.upstreams,
     profile: options.profile,
     follow: options.follow ?? true,
+    failFast: options.failFast ?? false,
+    attempts,
     checkResponses: options.checkResponses ?? false,
     logger: options.logger ?? silentLogger,
     onEvent: options.onEvent,

@@ -18,6 +18,8 @@ export interface UpstreamPoolOptions {
   readonly backoff: BackoffOptions
   /** How long a demoted upstream stays last in line (ms). */
   readonly demoteMs: number
+  /** Tries of one request before its last failure is thrown (Infinity: until it succeeds). */
+  readonly attempts: number
   readonly random: () => number
 }
 
@@ -70,12 +72,12 @@ export class UpstreamPool {
   }
 
   /**
-   * Runs `task` against the current upstream until it succeeds: transient failures move to the next
-   * available upstream (or wait for one); an answer the contract does not allow demotes that
+   * Runs `task` against the current upstream until it succeeds (or `attempts` failed): transient
+   * failures move to the next available upstream (or wait for one); an answer the contract does not allow demotes that
    * upstream and is thrown, as is anything else.
    */
   async use<T>(what: string, task: (api: UpstreamApi, entry: UpstreamEntry) => Promise<T>, signal: AbortSignal): Promise<T> {
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       const entry = await this.choose(signal)
       const started = Date.now()
       try {
@@ -87,6 +89,7 @@ export class UpstreamPool {
         if (signal.aborted || error instanceof IngestStoppedError) throw new IngestStoppedError()
         if (isTransient(error)) {
           this.failed(entry, error, what, started)
+          if (attempt >= this.#options.attempts) throw error
           continue
         }
         if (error instanceof UpstreamResponseError || error instanceof UpstreamHttpError) this.demote(entry, error)
@@ -226,7 +229,7 @@ export class UpstreamPool {
   async #discover(entry: UpstreamEntry, signal: AbortSignal): Promise<UpstreamApi> {
     const options = this.#options
     try {
-      const target = await discoverUpstream(options.http, entry.url, { network: options.network, profile: options.profile, signal })
+      const target = await discoverUpstream(entry.url, { network: options.network, profile: options.profile, signal, http: options.http })
       entry.api = new UpstreamApi(target, options.http, options.checkResponses)
       this.contact(entry)
       options.logger.info(

@@ -1,7 +1,7 @@
 import type { NetworkName, Profile } from '@weft/types'
 import { networkNames } from '@weft/types'
 import { InvalidIngestOptionError, UpstreamRefusedError, UpstreamResponseError } from './errors.js'
-import type { HttpClient } from './http-client.js'
+import { HttpClient } from './http-client.js'
 
 /** What an upstream is and where its endpoints are: found by `discoverUpstream`. */
 export interface UpstreamTarget {
@@ -53,6 +53,8 @@ export interface DiscoveryOptions {
   /** The upstream's profile when known; default: from its version header, or its URL's path. */
   readonly profile?: Profile | undefined
   readonly signal?: AbortSignal | undefined
+  /** The client to ask with; default: one of its own (30 s timeout), closed afterwards. */
+  readonly http?: HttpClient | undefined
 }
 
 /**
@@ -61,7 +63,17 @@ export interface DiscoveryOptions {
  * a Weft in the spec profile) and the URL's path when it carries one. Refuses an upstream whose
  * network differs from `options.network`, or one that is recognisably neither.
  */
-export async function discoverUpstream(http: HttpClient, text: string, options: DiscoveryOptions = {}): Promise<UpstreamTarget> {
+export async function discoverUpstream(text: string, options: DiscoveryOptions = {}): Promise<UpstreamTarget> {
+  if (options.http !== undefined) return discover(options.http, text, options)
+  const http = new HttpClient({ timeoutMs: 30_000, maxSockets: 1 })
+  try {
+    return await discover(http, text, options)
+  } finally {
+    http.close()
+  }
+}
+
+async function discover(http: HttpClient, text: string, options: DiscoveryOptions): Promise<UpstreamTarget> {
   const parsed = parseUpstreamUrl(text)
   const expected = options.network
   if (parsed.network !== undefined && expected !== undefined && parsed.network !== expected)
