@@ -5,7 +5,7 @@ import type { ServedBlock } from './served-blocks.js'
 import type { FetchedPage } from './upstream-api.js'
 import type { UpstreamEntry } from './upstream-entry.js'
 
-/** A range of heights copied at once on every chain that exists there. */
+/** A range of heights copied at once on every chain that exists there; no top (`Infinity`) reads every block from `minheight` up. */
 export interface Window {
   readonly minheight: number
   readonly maxheight: number
@@ -37,6 +37,12 @@ export function planWindow(ctx: Pick<IngestContext, 'network' | 'settings'>, min
   return { minheight, maxheight, chains }
 }
 
+/** The window of every block from `minheight` up, on the chains that exist at `top`. */
+export function tailWindow(ctx: Pick<IngestContext, 'network'>, minheight: number, top: number): Window {
+  const chains = allChains(ctx.network).filter((chain) => genesisHeight(ctx.network, chain) <= Math.max(minheight, top))
+  return { minheight, maxheight: Number.POSITIVE_INFINITY, chains }
+}
+
 /** Fetches every page of every chain of a window, the chains at once (the limiter bounds the requests in flight). */
 export function windowFetcher(ctx: IngestContext): (window: Window) => Promise<FetchedWindow> {
   return async (window) => {
@@ -51,7 +57,7 @@ async function chainPages(ctx: IngestContext, chain: number, window: Window): Pr
   const pages: WindowPage[] = []
   const query = {
     minheight: Math.max(window.minheight, genesisHeight(ctx.network, chain)),
-    maxheight: window.maxheight,
+    maxheight: Number.isFinite(window.maxheight) ? window.maxheight : undefined,
     limit: ctx.settings.pageSize,
   }
   let next: string | undefined

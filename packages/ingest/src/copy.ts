@@ -1,6 +1,6 @@
 import { allChains, chainsAt, genesisHeight } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
-import { type FetchedWindow, planWindow, type Window, windowFetcher } from './backfill-window.js'
+import { type FetchedWindow, planWindow, tailWindow, type Window, windowFetcher } from './backfill-window.js'
 import type { IngestContext } from './context.js'
 import { adoptLimitedCut, adoptUpstreamCut, readCut, topHeight } from './cut-adoption.js'
 import { insertWithAncestry } from './reach.js'
@@ -21,20 +21,27 @@ const adoptEveryMs = 1000
 /**
  * Copies the upstream into the store: from a little below where the store stands (the lowest
  * chain's best block less `resumeMargin`, so that forks that grew there are read too) up to the
- * upstream's cut, window by window; then, when the upstream moved far meanwhile, again from where
- * the store got to; finally fetches whatever the upstream's latest cut still lacks and adopts it.
+ * upstream's cut, window by window; again from there while the upstream moved far meanwhile; then
+ * everything above, orphans included, in one last window without a top; finally fetches whatever
+ * the upstream's latest cut still lacks and adopts it.
  */
 export async function copy(ctx: IngestContext, hooks: CopyHooks): Promise<void> {
   let cut = await readCut(ctx)
+  let start = resumeHeight(ctx)
   for (;;) {
-    const start = resumeHeight(ctx)
     const top = topHeight(cut)
-    if (top >= start) await backfill(ctx, start, cut, hooks)
+    if (top >= start) {
+      await backfill(ctx, start, cut, hooks)
+      start = top + 1
+    }
     const latest = await readCut(ctx)
     const far = topHeight(latest) - top > farHeights(ctx)
     cut = latest
     if (!far) break
   }
+  // What the upstream added above the pages while they were read: its cut's ancestry would come
+  // with the cut, but its orphans only by pages.
+  await writeWindow(ctx, await windowFetcher(ctx)(tailWindow(ctx, start, topHeight(cut))), hooks)
   await adoptUpstreamCut(ctx, cut)
 }
 

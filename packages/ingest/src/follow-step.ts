@@ -9,7 +9,8 @@ import type { ServedBlock } from './served-blocks.js'
  * One step of following: fetches the announced blocks the store lacks (with their ancestry and
  * neighbours), reads the upstream's cut, fetches what it lacks of that, and adopts it. A chainweb
  * upstream announces only the blocks that join its cut, so its orphans are read by a page of each
- * chain that moved, from just below the lowest new block. Answers 'far' without fetching when a
+ * chain that moved, from `resumeMargin` heights below the lowest new block (an orphan may be
+ * written after the block that won over it was announced). Answers 'far' without fetching when a
  * block is too far above the store for branch queries: the caller copies by pages instead.
  */
 export async function followStep(ctx: IngestContext, announced: Wanted): Promise<'far' | 'done'> {
@@ -43,7 +44,7 @@ function tooFar(ctx: IngestContext, wanted: Wanted): boolean {
   return false
 }
 
-// Reads each chain from one below its lowest new block up, and stores the blocks it lacks there.
+// Reads each chain from a margin below its lowest new block up, and stores the blocks it lacks there.
 async function sweep(ctx: IngestContext, lows: ReadonlyMap<number, number>): Promise<void> {
   const found: ServedBlock[] = []
   await Promise.all(
@@ -54,7 +55,11 @@ async function sweep(ctx: IngestContext, lows: ReadonlyMap<number, number>): Pro
           ctx.pool.use(
             'orphan sweep',
             async (api, from) => ({
-              page: await api.blockPage(chain, { minheight: Math.max(0, low - 1), limit: ctx.settings.pageSize, next }, ctx.signal),
+              page: await api.blockPage(
+                chain,
+                { minheight: Math.max(0, low - Math.max(1, ctx.settings.resumeMargin)), limit: ctx.settings.pageSize, next },
+                ctx.signal,
+              ),
               entry: from,
             }),
             ctx.signal,

@@ -205,12 +205,15 @@ class IngestRunner implements Ingest {
     this.#needCopy = false
     this.#phase = 'copying'
     const before = tally.total
+    const started = Date.now()
     await copy(this.#ctx, {
       onPage: (page) => settings.onEvent?.({ type: 'page', ...page }),
       onProgress: (done, total) => settings.onProgress?.(done, total),
     })
     this.#phase = 'following'
-    settings.onEvent?.({ type: 'synced', inserted: tally.total - before, chains: network.graphs[0]?.graph.size ?? 0 })
+    const inserted = tally.total - before
+    settings.logger.info({ upstream: this.#ctx.pool.current?.url, inserted, ms: Date.now() - started }, 'copied up to the upstream cut')
+    settings.onEvent?.({ type: 'synced', inserted, chains: network.graphs[0]?.graph.size ?? 0 })
     return !settings.follow
   }
 
@@ -266,9 +269,18 @@ class IngestRunner implements Ingest {
     if (stream?.connected && stream.upstream !== this.#ctx.pool.current) stream.reconnect()
     if (this.#probing) return
     this.#probing = true
-    void this.#ctx.pool.probe(this.#ctx.signal).finally(() => {
-      this.#probing = false
-    })
+    void this.#ctx.pool
+      .probe(this.#ctx.signal)
+      .then(() => {
+        // A current upstream that fell behind another is left for it: the cut is read from there next.
+        if (this.#ctx.pool.preferAhead(this.#settings.maxLag)) {
+          this.#cutDirty = true
+          this.#wake?.()
+        }
+      })
+      .finally(() => {
+        this.#probing = false
+      })
   }
 
   #release(): void {

@@ -23,6 +23,8 @@ export interface UpstreamPoolOptions {
   readonly random: () => number
 }
 
+const maxRetryAfterMs = 3_600_000
+
 /**
  * The upstreams in order of preference, and the one in use. Requests go to the current upstream;
  * a transient failure (no answer, 5xx, 429) puts it in backoff (Retry-After honoured, else
@@ -110,7 +112,9 @@ export class UpstreamPool {
     entry.lastFailureAt = now
     entry.failures += 1
     entry.retries += 1
-    const retryAfter = error instanceof UpstreamHttpError ? error.retryAfterMs : undefined
+    // Honoured, up to an hour: an upstream cannot park this node for good.
+    const retryAfter =
+      error instanceof UpstreamHttpError && error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, maxRetryAfterMs) : undefined
     const delay = retryAfter ?? backoffDelay(entry.failures, this.#options.backoff, this.#options.random())
     entry.nextAttemptAt = now + delay
     entry.lastError = failureOf(error, now)
@@ -172,6 +176,27 @@ export class UpstreamPool {
     )
   }
 
+  /**
+   * Moves to a healthy upstream whose last-read cut is more than `maxLag` heights ahead of the
+   * current one's on some chain (the current upstream fell behind, or is stuck). True when it moved.
+   */
+  preferAhead(maxLag: number): boolean {
+    const current = this.#current
+    const behind = current?.cut?.heads
+    if (current === undefined || behind === undefined) return false
+    const now = Date.now()
+    const ahead = this.entries.find((entry) => {
+      if (entry === current || !entry.available(now) || entry.demotedUntil > now || entry.failures > 0 || entry.api === undefined)
+        return false
+      const heads = entry.cut?.heads
+      if (heads === undefined) return false
+      return [...heads].some(([chain, head]) => head.height - (behind.get(chain)?.height ?? 0) > maxLag)
+    })
+    if (ahead === undefined) return false
+    this.#switchTo(ahead, 'another upstream is ahead of it by more than the lag allowed')
+    return true
+  }
+
   /** Every upstream's figures. */
   status(): UpstreamStatus[] {
     const now = Date.now()
@@ -209,20 +234,17 @@ export class UpstreamPool {
           continue
         }
       }
-      if (pick !== current) this.#switchTo(pick)
+      if (pick !== current) this.#switchTo(pick, current?.lastError?.message ?? 'unavailable')
       return pick
     }
   }
 
-  #switchTo(next: UpstreamEntry): void {
+  #switchTo(next: UpstreamEntry, reason: string): void {
     const previous = this.#current
     this.#current = next
     if (previous === undefined) return
     this.failovers += 1
-    this.#options.logger.warn(
-      { upstream: previous.url, next: next.url, reason: previous.lastError?.message ?? 'unavailable' },
-      'failing over to another upstream',
-    )
+    this.#options.logger.warn({ upstream: previous.url, next: next.url, reason }, 'failing over to another upstream')
   }
 
   // Discovery of one upstream; a refusal marks it refused for good (and is thrown).
