@@ -70,7 +70,7 @@ t.test('an upstream that is recognisably neither a chainweb-node nor a Weft is r
     '/b/info': [{ 'x-chain-node-version': '1' }, '{"nodeVersion":"other"}'],
     '/c/info': [{ 'x-chain-node-version': '1' }, '<html>'],
   }
-  upstream.intercept = (req, res, path) => {
+  upstream.intercept = (_req, res, path) => {
     const answer = answers[path]
     if (answer === undefined) return false
     res.writeHead(200, answer[0])
