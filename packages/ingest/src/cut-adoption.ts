@@ -1,4 +1,4 @@
-import { chainsAt, cutHeightLimit } from '@weft/block'
+import { chainsAt } from '@weft/block'
 import { InvalidCutError } from '@weft/store'
 import type { IngestContext } from './context.js'
 import { UpstreamResponseError } from './errors.js'
@@ -59,8 +59,9 @@ export async function adoptUpstreamCut(ctx: IngestContext, cut: UpstreamCut): Pr
  */
 export async function adoptLimitedCut(ctx: IngestContext, height: number): Promise<boolean> {
   const api = ctx.pool.current?.api
+  if (api === undefined) return false
+  // The cut height whose limit (floor(H / n), n the chains of the graph in force at H) is `height`.
   const cutHeight = height * chainsAt(ctx.network, height).length
-  if (api === undefined || cutHeightLimit(ctx.network, cutHeight) !== height) return false
   let cut: UpstreamCut
   try {
     cut = await api.cut(cutHeight, ctx.signal)

@@ -1,20 +1,15 @@
-import { getNetwork } from '@weft/block'
 import { errorCode } from '@weft/errors'
 import { encodeHash } from '@weft/hash-text'
 import { CorruptStoreError, StoreClosedError } from '@weft/store'
 import { backoffDelay, pause } from './backoff.js'
-import type { IngestContext } from './context.js'
+import { createContext, type IngestContext } from './context.js'
 import { copy } from './copy.js'
 import { IngestStoppedError } from './errors.js'
 import { followStep } from './follow-step.js'
-import { HttpClient } from './http-client.js'
-import { InsertTally } from './insert-tally.js'
 import { type IngestOptions, type IngestSettings, resolveIngestOptions } from './options.js'
 import { type Wanted, want } from './reach.js'
-import { RequestLimiter } from './request-limiter.js'
 import { type IngestPhase, type IngestStatus, readiness } from './status.js'
 import { type Announcement, UpdateStream } from './update-stream.js'
-import { UpstreamPool } from './upstream-pool.js'
 
 /** A running ingest: see `createIngest`. */
 export interface Ingest {
@@ -59,31 +54,7 @@ class IngestRunner implements Ingest {
 
   constructor(settings: IngestSettings) {
     this.#settings = settings
-    const { store } = settings
-    const http = new HttpClient({ timeoutMs: settings.requestTimeout, maxSockets: settings.concurrency + 2 })
-    const pool = new UpstreamPool({
-      urls: settings.upstreams,
-      http,
-      network: store.network.name,
-      profile: settings.profile,
-      checkResponses: settings.checkResponses,
-      logger: settings.logger,
-      backoff: { baseMs: settings.retryDelay, maxMs: settings.maxRetryDelay },
-      demoteMs: settings.demoteFor,
-      attempts: settings.attempts,
-      random: Math.random,
-    })
-    this.#ctx = {
-      settings,
-      store,
-      network: getNetwork(store.network.name),
-      http,
-      pool,
-      limiter: new RequestLimiter(settings.concurrency),
-      tally: new InsertTally(store),
-      signal: this.#controller.signal,
-      rejected: 0,
-    }
+    this.#ctx = createContext(settings, this.#controller.signal)
     this.done = new Promise((resolve, reject) => {
       this.#settle = { resolve, reject }
     })

@@ -80,15 +80,19 @@ export class UpstreamPool {
    */
   async use<T>(what: string, task: (api: UpstreamApi, entry: UpstreamEntry) => Promise<T>, signal: AbortSignal): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const entry = await this.choose(signal)
+      const entry = await this.#pick(signal)
       const started = Date.now()
       try {
-        const result = await task(entry.api!, entry)
+        // Reaching an upstream not reached yet is part of the attempt.
+        const api = entry.api ?? (await this.#discover(entry, signal))
+        this.#select(entry)
+        const result = await task(api, entry)
         this.contact(entry)
         entry.failures = 0
         return result
       } catch (error) {
         if (signal.aborted || error instanceof IngestStoppedError) throw new IngestStoppedError()
+        if (error instanceof UpstreamRefusedError) continue
         if (isTransient(error)) {
           this.failed(entry, error, what, started)
           if (attempt >= this.#options.attempts) throw error
@@ -206,23 +210,11 @@ export class UpstreamPool {
   /**
    * The upstream to ask now, reached: the current one while it is available and not demoted, else
    * the first such in order, else a demoted one; when none is available, waits for the first to be.
+   * Failures to reach one are handled as those of any request.
    */
   async choose(signal: AbortSignal): Promise<UpstreamEntry> {
     for (;;) {
-      if (signal.aborted) throw new IngestStoppedError()
-      const now = Date.now()
-      const candidates = this.entries.filter((entry) => entry.refused === undefined)
-      if (candidates.length === 0) throw this.#allRefused()
-      const healthy = (entry: UpstreamEntry): boolean => entry.available(now) && entry.demotedUntil <= now
-      const current = this.#current
-      const pick =
-        (current !== undefined && healthy(current) ? current : undefined) ??
-        candidates.find(healthy) ??
-        candidates.find((entry) => entry.available(now))
-      if (pick === undefined) {
-        await pause(Math.max(1, Math.min(...candidates.map((entry) => entry.nextAttemptAt)) - now), signal)
-        continue
-      }
+      const pick = await this.#pick(signal)
       if (pick.api === undefined) {
         const started = Date.now()
         try {
@@ -234,9 +226,33 @@ export class UpstreamPool {
           continue
         }
       }
-      if (pick !== current) this.#switchTo(pick, current?.lastError?.message ?? 'unavailable')
+      this.#select(pick)
       return pick
     }
+  }
+
+  // The upstream to ask now, reached or not (see `choose`); waits while none is available.
+  async #pick(signal: AbortSignal): Promise<UpstreamEntry> {
+    for (;;) {
+      if (signal.aborted) throw new IngestStoppedError()
+      const now = Date.now()
+      const candidates = this.entries.filter((entry) => entry.refused === undefined)
+      if (candidates.length === 0) throw this.#allRefused()
+      const healthy = (entry: UpstreamEntry): boolean => entry.available(now) && entry.demotedUntil <= now
+      const current = this.#current
+      const pick =
+        (current !== undefined && healthy(current) ? current : undefined) ??
+        candidates.find(healthy) ??
+        candidates.find((entry) => entry.available(now))
+      if (pick !== undefined) return pick
+      await pause(Math.max(1, Math.min(...candidates.map((entry) => entry.nextAttemptAt)) - now), signal)
+    }
+  }
+
+  // Makes `entry` (reached) the current upstream, logging a failover from another one.
+  #select(entry: UpstreamEntry): void {
+    const current = this.#current
+    if (entry !== current) this.#switchTo(entry, current?.lastError?.message ?? 'unavailable')
   }
 
   #switchTo(next: UpstreamEntry, reason: string): void {
