@@ -11,6 +11,7 @@ import { registerNodeRoutes } from './node-routes.js'
 import { openApiDocument } from './openapi.js'
 import { registerPayloadRoutes } from './payload-routes.js'
 import { basePath } from './profiles.js'
+import { readGate } from './read-gate.js'
 import { registerReadyRoute } from './ready-route.js'
 import { requestLog } from './request-log.js'
 import { writeEmpty, writeJson } from './responses.js'
@@ -49,6 +50,8 @@ export function createApp(node: NodeContext, logger: Logger): Koa {
   const openApi = Buffer.from(JSON.stringify(openApiDocument(node.rules, node.network.name, node.nodeVersion)))
   router.get('/openapi.json', (ctx) => writeJson(ctx, openApi))
   app.use(node.requests.middleware())
+  if (node.ingest !== undefined)
+    app.use(readGate(node.ingest, node.config.readSlots, new Set([`${base}/header/updates`, `${base}/block/updates`])))
   app.use(requestLog(logger))
   app.use(commonHeaders(node.rules, node.nodeVersion))
   app.use(errorMapping(node.rules.errors, logger))

@@ -144,6 +144,11 @@ export const serverOptions = {
     default: 4,
     help: 'upstream mode: requests to the upstream in flight at most',
   }),
+  readSlots: option({
+    kind: number('a positive integer', (value) => Number.isSafeInteger(value) && value > 0),
+    default: 4,
+    help: 'upstream mode: requests served at once while ingest is behind (startServer only)',
+  }),
   ingest: option({
     kind: settingsObject<IngestTuning>('an object of @weft/ingest options (poll interval, timeouts, backoff)'),
     default: {},

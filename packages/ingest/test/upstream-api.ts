@@ -1,9 +1,12 @@
+import { mineHeader } from '@weft/block'
+import { openStore } from '@weft/store'
+import { mineLine } from '@weft/store/suite'
 import t from 'tap'
 import { HttpClient } from '../src/http-client.js'
 import { UpstreamApi } from '../src/upstream-api.js'
 import { discoverUpstream } from '../src/upstream-target.js'
 import { serveContract } from './fixtures/contract-server.js'
-import { filledStore } from './fixtures/stores.js'
+import { filledStore, freshFolder } from './fixtures/stores.js'
 
 t.test('answers out of contract are UPSTREAM_BAD_RESPONSE, each saying what was expected', async (t) => {
   const source = await filledStore(t, 60, { seed: 'api' })
@@ -64,4 +67,20 @@ t.test('a query that matches nothing is an empty page in both profiles; schema c
     )
     t.throws(() => api.checkUpdate('{"header":{}}'), { code: 'UPSTREAM_BAD_RESPONSE' })
   }
+})
+
+t.test('featureFlags above 2^53 come through exactly', async (t) => {
+  const source = await openStore({ path: freshFolder(t), network: 'test-singleton' })
+  t.teardown(() => source.close())
+  const [child] = mineLine(source.network, source.cut().get(0)!, 1)
+  const flags = (1n << 60n) + 3n
+  const header = mineHeader({ ...child!.header, featureFlags: flags })
+  await source.insert({ header, payload: child!.payload })
+  const upstream = await serveContract(t, source)
+  const http = new HttpClient({ timeoutMs: 1000, maxSockets: 2 })
+  t.teardown(() => http.close())
+  const api = new UpstreamApi(await discoverUpstream(upstream.url, { http }), http, false)
+  const page = await api.blockPage(0, { minheight: 1 }, new AbortController().signal)
+  t.equal(page.blocks[0]?.header.featureFlags, flags)
+  t.ok(page.blocks[0]?.header.hash.equals(header.hash))
 })
