@@ -12,6 +12,8 @@ import { openApiDocument } from './openapi.js'
 import { type OperatorParts, registerOperatorRoutes } from './operator-routes.js'
 import { registerPayloadRoutes } from './payload-routes.js'
 import { basePath } from './profiles.js'
+import { readGate } from './read-gate.js'
+import { registerReadyRoute } from './ready-route.js'
 import { requestLog } from './request-log.js'
 import { writeEmpty, writeJson } from './responses.js'
 import { registerUpdateRoutes } from './update-streams.js'
@@ -45,11 +47,14 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   registerChainRoutes(router, node, base)
   registerPayloadRoutes(router, node, base)
   registerUpdateRoutes(router, node, base)
+  registerReadyRoute(router, node)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(node.rules, node.network.name, node.nodeVersion)))
   router.get('/openapi.json', (ctx) => writeJson(ctx, openApi))
   if (operator !== undefined) registerOperatorRoutes(router, node, operator)
   if (operator !== undefined) app.use(operator.metrics.middleware())
   app.use(node.requests.middleware())
+  if (node.ingest !== undefined)
+    app.use(readGate(node.ingest, node.config.readSlots, new Set([`${base}/header/updates`, `${base}/block/updates`])))
   app.use(requestLog(logger))
   app.use(commonHeaders(node.rules, node.nodeVersion))
   app.use(errorMapping(node.rules.errors, logger))

@@ -1,4 +1,5 @@
 import type { Network } from '@weft/block'
+import type { Ingest } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
 import type { BranchContinuations } from './branch-continuations.js'
 import type { ServerConfig } from './config.js'
@@ -27,4 +28,6 @@ export interface NodeContext {
   readonly branchWalks: BranchContinuations
   /** Requests whose handlers are running (shutdown waits for them). */
   readonly requests: InFlight
+  /** Upstream mode: what follows the upstreams (its `status()` gives readiness, lag, rates and per-upstream state). */
+  readonly ingest?: Ingest
 }

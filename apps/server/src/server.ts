@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
+import type { Ingest } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
 import { type Logger, pino } from 'pino'
 import { startAdminServer } from './admin-server.js'
@@ -16,6 +17,7 @@ import { profiles } from './profiles.js'
 import { reportedRelease } from './release.js'
 import { openNodeStore } from './store-open.js'
 import { feedUpdateStreams } from './update-streams.js'
+import { inUpstreamMode, startIngest } from './upstream-mode.js'
 
 /** A node that is listening. */
 export interface RunningServer {
@@ -33,6 +35,8 @@ export interface RunningServer {
   eventClients(): { header: number; block: number }
   /** Branch walks kept for the request that continues them (see README, branch paging). */
   branchContinuations(): number
+  /** Upstream mode: what follows the upstreams (`status()`: readiness, lag per chain, blocks/s, retries, per-upstream state). */
+  readonly ingest: Ingest | undefined
   /** Stops accepting, ends the event streams, stops the producer, waits for running handlers and closes the store; idempotent. */
   close(): Promise<void>
 }
@@ -64,12 +68,22 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startServer(options: ServerOptions = {}, logger?: Logger): Promise<RunningServer> {
   const config = resolveConfig(options)
   const log = logger ?? pino({ level: config.logLevel, base: { name: 'weft-server' } })
-  const store = await openNodeStore({ path: config.data, network: config.network })
+  const upstreamMode = inUpstreamMode(config)
+  const store = await openNodeStore({ path: config.data, network: config.network, cutPolicy: upstreamMode ? 'adopted' : 'fork-choice' })
+  let ingest: Ingest | undefined
+  try {
+    // An upstream of another network stops the start here, before the node listens.
+    ingest = upstreamMode ? await startIngest(config, store, log) : undefined
+  } catch (error) {
+    await store.close()
+    throw error
+  }
   const activity = trackChainActivity(store)
   const metrics = createMetrics({
     store,
     activity,
     subscribers: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
+    ...(ingest === undefined ? {} : { ingest: () => (ingest as Ingest).status() }),
   })
   const hubOptions = { keepAliveMs: config.keepAlive * 1000, maxBacklogBytes: config.maxBacklogBytes }
   const network = store.network
@@ -88,6 +102,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     blockUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('block') }),
     branchWalks: new BranchContinuations(),
     requests: new InFlight(),
+    ...(ingest === undefined ? {} : { ingest }),
   }
   const stopFeed = feedUpdateStreams(node, log)
   const server = createServer(createApp(node, log, { metrics, activity }).callback())
@@ -96,6 +111,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     port = await listen(server, config.port, config.host)
   } catch (error) {
     activity.close()
+    await ingest?.stop()
     await stopFeed()
     await node.branchWalks.close()
     await store.close()
@@ -120,6 +136,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     server.closeIdleConnections()
     await admin?.close()
     await producer?.stop()
+    await ingest?.stop()
     await stopFeed()
     // Requests still running get a moment to finish before their connections are cut.
     const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
@@ -143,6 +160,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     metrics,
     eventClients: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
     branchContinuations: () => node.branchWalks.size,
+    ingest,
     close: () => (closing ??= close()),
   }
 }

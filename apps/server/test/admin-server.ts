@@ -2,7 +2,7 @@ import t from 'tap'
 import { startNode } from './fixtures/node.js'
 
 t.test('the admin listener serves GET /snapshot and nothing else, and is off unless asked', async (t) => {
-  const off = await startNode(t, { network: 'test-singleton', data: t.testdir({ off: {}, on: {} }) + '/off' })
+  const off = await startNode(t, { network: 'test-singleton', data: `${t.testdir({ off: {}, on: {} })}/off` })
   t.equal(off.adminUrl, undefined)
   const node = await startNode(t, { network: 'test-singleton', data: off.config.data.replace(/off$/, 'on'), adminPort: 0 })
   t.match(node.adminUrl, /^http:\/\/127\.0\.0\.1:\d+$/)
