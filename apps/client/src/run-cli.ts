@@ -9,11 +9,12 @@ import * as follow from './commands/follow.js'
 import * as health from './commands/health.js'
 import * as info from './commands/info.js'
 import * as mirror from './commands/mirror.js'
+import * as snapshot from './commands/snapshot.js'
 import { UsageError, WeftHttpError } from './errors.js'
 
 export type { CliIo } from './cli/io.js'
 
-const commands: Readonly<Record<string, Command>> = { info, health, blocks, branch, follow, mirror }
+const commands: Readonly<Record<string, Command>> = { info, health, blocks, branch, follow, mirror, snapshot }
 
 /** The client's version: its package's own (`weft --version`). */
 export const clientVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
@@ -48,17 +49,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2
   }
   try {
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: [...rest],
       options: { ...command.flags, help: { type: 'boolean', short: 'h' } },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: command.positionals === true,
     })
     if (values.help) {
       await writeText(io.stdout, `${command.help}\n`)
       return 0
     }
-    await command.run(values, io)
+    await command.run(values, io, positionals)
     return 0
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {

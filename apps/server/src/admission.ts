@@ -1,12 +1,14 @@
 import type { Context, Middleware } from 'koa'
 import type { NodeContext } from './node-context.js'
+import { readGate } from './read-gate.js'
 import { receiveBody } from './request-body.js'
 
 /**
  * The middleware that admit a request, after the error mapping (their refusals are answered by the
  * profile's table): the client limits (connection cap, requests and streams per address), the body
- * of a POST received whole, then the read slots for the chain reads under `base` (the event
- * streams are neither gated nor counted as requests).
+ * of a POST received whole, in upstream mode the gate that holds requests while ingest is behind,
+ * then the read slots for the chain reads under `base` (the event streams are neither gated nor
+ * counted as requests). The gate comes after the body so that trickled uploads cannot hold its slots.
  */
 export function admission(node: NodeContext, base: string): Middleware[] {
   const streams = new Set([`${base}/header/updates`, `${base}/block/updates`])
@@ -16,5 +18,6 @@ export function admission(node: NodeContext, base: string): Middleware[] {
     if (ctx.method === 'POST') await receiveBody(ctx.req, node.config.bodyLimit)
     await next()
   }
-  return [node.limits.middleware(isStream), bodyFirst, node.readSlots.middleware(isChainRead)]
+  const gate = node.ingest === undefined ? [] : [readGate(node.ingest, node.config.readSlots, streams)]
+  return [node.limits.middleware(isStream), bodyFirst, ...gate, node.readSlots.middleware(isChainRead)]
 }

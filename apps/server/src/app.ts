@@ -13,6 +13,7 @@ import { openApiDocument } from './openapi.js'
 import { type OperatorParts, registerOperatorRoutes } from './operator-routes.js'
 import { registerPayloadRoutes } from './payload-routes.js'
 import { basePath } from './profiles.js'
+import { registerReadyRoute } from './ready-route.js'
 import { requestLog } from './request-log.js'
 import { writeEmpty, writeJson } from './responses.js'
 import { registerUpdateRoutes } from './update-streams.js'
@@ -46,6 +47,7 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   registerChainRoutes(router, node, base)
   registerPayloadRoutes(router, node, base)
   registerUpdateRoutes(router, node, base)
+  registerReadyRoute(router, node)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(node.rules, node.network.name, node.nodeVersion)))
   router.get('/openapi.json', (ctx) => writeJson(ctx, openApi))
   if (operator !== undefined) registerOperatorRoutes(router, node, operator)

@@ -45,7 +45,9 @@ export function helpText(): string {
   ]
   const row = (name: string, env: string, help: string) => lines.push(`  ${name.padEnd(30)} ${env.padEnd(18)} ${help}`)
   for (const [, spec] of flagged) {
-    const name = isSwitch(spec) ? `--${spec.flag} / --no-${spec.flag}` : `--${spec.flag} ${spec.kind.placeholder}`
+    const name = isSwitch(spec)
+      ? `--${spec.flag} / --no-${spec.flag}`
+      : `--${spec.flag} ${spec.kind.placeholder}${spec.kind.repeatable ? ' ...' : ''}`
     row(name, spec.env ?? '', `${spec.help} (default ${defaultTextOf(spec)})`)
   }
   row('--config <file>', CONFIG_ENV, 'JSON file of settings, keys as the flags (port, block-delay) or camelCase (blockDelay)')
@@ -58,17 +60,17 @@ export function helpText(): string {
 
 /** Reads flags, then environment variables for flags not given; ranges are checked by `resolveConfig`. */
 export function readCommandLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLineRequest {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
     'print-config': { type: 'boolean' },
     config: { type: 'string' },
   }
   for (const [, spec] of flagged) {
-    options[spec.flag] = { type: isSwitch(spec) ? 'boolean' : 'string' }
+    options[spec.flag] = { type: isSwitch(spec) ? 'boolean' : 'string', ...(spec.kind.repeatable ? { multiple: true } : {}) }
     if (isSwitch(spec)) options[`no-${spec.flag}`] = { type: 'boolean' }
   }
-  let values: Record<string, string | boolean | undefined>
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined>
   try {
     // `pnpm start -- --flag` and `npm start -- --flag` hand the separator on: a leading `--` is not an argument.
     const args = argv[0] === '--' ? argv.slice(1) : [...argv]
@@ -81,7 +83,9 @@ export function readCommandLine(argv: readonly string[], env: Readonly<Record<st
   if (action === 'help' || action === 'version') return { action, configFile: undefined, settings: {} }
   const settings: SourcedSettings = {}
   for (const [name, spec] of flagged) {
-    const given = values[`no-${spec.flag}`] === true ? false : values[spec.flag]
+    const flagValue = values[spec.flag]
+    // A repeatable flag's texts are read as one list, as its variable's comma-separated text is.
+    const given = values[`no-${spec.flag}`] === true ? false : Array.isArray(flagValue) ? flagValue.join(',') : flagValue
     const [text, source] = given === undefined ? [spec.env === undefined ? undefined : env[spec.env], spec.env] : [given, `--${spec.flag}`]
     // An empty flag value or variable counts as unset.
     if (typeof text === 'boolean') settings[name] = { value: text, source: source ?? '' }

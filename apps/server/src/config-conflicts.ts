@@ -13,6 +13,11 @@ export type ConfigConflict = (config: ResolvedConfig, given: ReadonlySet<OptionN
 /** Every rule `resolveConfig` checks, in order; the first that fails refuses the configuration. */
 export const configConflicts: ConfigConflict[] = [
   (config) =>
+    config.upstream.length > 0 && config.devnet
+      ? 'Expected either --upstream or --devnet, received both: a node follows upstreams or produces its own blocks, not both. ' +
+        'Fix: drop --devnet (and WEFT_DEVNET), or drop --upstream (and WEFT_UPSTREAM)'
+      : undefined,
+  (config) =>
     config.devnet && !devnetNetworks.includes(config.network)
       ? `The devnet producer runs on the development networks (${devnetNetworks.join(', ')}), not on ${config.network}, a real network whose blocks it cannot mine. ` +
         `Fix: turn the producer off (--no-devnet), or serve a development network (--network development)`

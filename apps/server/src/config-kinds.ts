@@ -8,6 +8,8 @@ export interface ValueKind<T> {
   fromText(text: string): T | undefined
   /** Whether a value, from text or from a caller of `startServer`, is one the server can use. */
   accepts(value: unknown): value is T
+  /** Whether the flag may be given several times (its texts are then read as one, joined by commas). */
+  readonly repeatable?: boolean
 }
 
 /** Any text. */
@@ -58,5 +60,31 @@ export function dateTime(): ValueKind<string> {
     expected: 'an ISO 8601 date-time',
     fromText: (value) => value,
     accepts: (value): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value)),
+  }
+}
+
+/** A list of http(s) URLs: a flag given once per URL, or one text of comma-separated URLs. */
+export function urlList(): ValueKind<readonly string[]> {
+  const isUrl = (value: unknown): boolean => typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+  return {
+    placeholder: '<url>',
+    expected: 'a list of http or https URLs',
+    repeatable: true,
+    fromText: (value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    accepts: (value): value is readonly string[] => Array.isArray(value) && value.every(isUrl),
+  }
+}
+
+/** An object of finer settings, given by a `startServer` caller only (no flag, no variable). */
+export function settingsObject<T extends object>(expected: string): ValueKind<T> {
+  return {
+    placeholder: undefined,
+    expected,
+    fromText: () => undefined,
+    accepts: (value): value is T => typeof value === 'object' && value !== null && !Array.isArray(value),
   }
 }

@@ -1,6 +1,7 @@
 import { devnetNetworks } from '@weft/devnet'
+import type { IngestOptions } from '@weft/ingest'
 import { networkNames, profileNames } from '@weft/types'
-import { choice, dateTime, number, switchKind, text, type ValueKind } from './config-kinds.js'
+import { choice, dateTime, number, settingsObject, switchKind, text, urlList, type ValueKind } from './config-kinds.js'
 import { emulatedReleases } from './release.js'
 import { trafficOptions } from './traffic-options.js'
 
@@ -45,7 +46,13 @@ const option = <T>(spec: ValueOption<NoInfer<T>> & { kind: ValueKind<T> }): Valu
 const absentOption = <T>(spec: AbsentOption<T>): AbsentOption<T> => spec
 const computedOption = <T>(spec: ComputedOption<T>): ComputedOption<T> => spec
 
-// The networks whose blocks a CPU can mine (after genesis, at the devnet's easy target): the producer runs by default.
+/** The `@weft/ingest` options a `startServer` caller may tune beyond the flags (times in milliseconds). */
+export type IngestTuning = Partial<
+  Pick<
+    IngestOptions,
+    'pollInterval' | 'requestTimeout' | 'streamIdleTimeout' | 'retryDelay' | 'maxRetryDelay' | 'demoteFor' | 'windowBlocks' | 'resumeMargin'
+  >
+>
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -85,12 +92,21 @@ export const serverOptions = {
     default: '3.2',
     help: `chainweb profile: the chainweb-node release to answer as: ${emulatedReleases.join(' | ')}`,
   }),
+  upstream: option({
+    flag: 'upstream',
+    env: 'WEFT_UPSTREAM',
+    kind: urlList(),
+    default: [],
+    defaultText: 'none',
+    help: 'follow this chainweb-node or Weft (repeatable; the variable comma-separated; the producer is then off)',
+  }),
   devnet: computedOption({
     flag: 'devnet',
     env: 'WEFT_DEVNET',
     kind: switchKind(),
-    defaultFrom: (resolved) => (devnetNetworks as readonly unknown[]).includes(resolved.network),
-    defaultText: 'on for development, recap-development and test-singleton',
+    defaultFrom: (resolved) =>
+      (resolved.upstream as readonly string[]).length === 0 && (devnetNetworks as readonly unknown[]).includes(resolved.network),
+    defaultText: 'on for development, recap-development and test-singleton without --upstream',
     help: 'run the block producer; --no-devnet turns it off',
   }),
   blockDelay: absentOption({
@@ -116,6 +132,37 @@ export const serverOptions = {
     defaultText: '90 days after start, midnight UTC',
     help: 'nodeServiceDate of /info, ISO 8601',
   }),
+  maxLag: option({
+    flag: 'max-lag',
+    env: 'WEFT_MAX_LAG',
+    kind: number('a non-negative integer number of heights', (value) => Number.isSafeInteger(value) && value >= 0, '<heights>'),
+    default: 3,
+    help: 'upstream mode: /ready is 200 within this many heights of the best upstream cut on every chain',
+  }),
+  staleAfter: option({
+    flag: 'stale-after',
+    env: 'WEFT_STALE_AFTER',
+    kind: number('a positive number of seconds', (value) => value > 0 && Number.isFinite(value), '<seconds>'),
+    default: 120,
+    help: 'upstream mode: /ready is 503 when no upstream was heard from for this long',
+  }),
+  ingestConcurrency: option({
+    flag: 'ingest-concurrency',
+    env: 'WEFT_INGEST_CONCURRENCY',
+    kind: number('a positive integer', (value) => Number.isSafeInteger(value) && value > 0),
+    default: 4,
+    help: 'upstream mode: requests to the upstream in flight at most',
+  }),
+  readSlots: option({
+    kind: number('a positive integer', (value) => Number.isSafeInteger(value) && value > 0),
+    default: 4,
+    help: 'upstream mode: requests served at once while ingest is behind (startServer only)',
+  }),
+  ingest: option({
+    kind: settingsObject<IngestTuning>('an object of @weft/ingest options (poll interval, timeouts, backoff)'),
+    default: {},
+    help: 'finer ingest settings for tests and tools (startServer only)',
+  }),
   logLevel: option({
     flag: 'log-level',
     env: 'WEFT_LOG_LEVEL',
@@ -139,6 +186,21 @@ export const serverOptions = {
     kind: number('a non-negative integer number of bytes', (value) => Number.isSafeInteger(value) && value >= 0),
     default: 2 * 1024 * 1024,
     help: 'largest request body in bytes',
+  }),
+  adminHost: option({
+    flag: 'admin-host',
+    env: 'WEFT_ADMIN_HOST',
+    kind: text('<address>'),
+    default: '127.0.0.1',
+    help: 'address of the admin listener (snapshots), when --admin-port is given',
+  }),
+  adminPort: absentOption({
+    flag: 'admin-port',
+    env: 'WEFT_ADMIN_PORT',
+    kind: number('an integer from 0 to 65535', (value) => Number.isInteger(value) && value >= 0 && value <= 65535),
+    default: undefined,
+    defaultText: 'off',
+    help: 'port of the admin listener: GET /snapshot streams a snapshot of the store (0 for any)',
   }),
   ...trafficOptions,
 } as const

@@ -26,7 +26,7 @@ export const defaultConfig: Readonly<FixedDefaults> = Object.fromEntries(
 ) as FixedDefaults
 
 function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+  return typeof value === 'string' || Array.isArray(value) ? JSON.stringify(value) : String(value)
 }
 
 /**

@@ -1,26 +1,10 @@
+import type { IngestStatus } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
 import type { Middleware } from 'koa'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { ChainActivity } from './chain-activity.js'
 import type { EventHubObserver } from './event-hub.js'
-
-/**
- * The hooks the ingest work feeds (`@weft/ingest`): how far the node trails its upstreams, how often
- * it retries them, and the state of each. Until it does, these series stay empty.
- */
-export interface IngestMetrics {
-  /** Heights this node's head of `chain` trails the best upstream's by (`weft_ingest_lag_heights`). */
-  setLag(chain: number, heights: number): void
-  /** One more retried request to `upstream` (`weft_upstream_retries_total`). */
-  countRetry(upstream: string): void
-  /**
-   * The state of `upstream` (`weft_upstream_state`, 1 for its current state, 0 for the others it had):
-   * e.g. `syncing`, `following`, `failing`, `stale`.
-   */
-  setUpstreamState(upstream: string, state: string): void
-  /** When `upstream` last answered, milliseconds since the epoch (`weft_upstream_last_contact_seconds`). */
-  setLastContact(upstream: string, at: number): void
-}
+import { type IngestMetrics, ingestMetricsFeed } from './ingest-metrics.js'
 
 /** A node's Prometheus metrics: a registry of its own (never prom-client's global one). */
 export interface NodeMetrics {
@@ -45,10 +29,12 @@ export interface MetricSources {
   readonly activity: ChainActivity
   /** Connected event-stream clients, per stream. */
   subscribers(): { header: number; block: number }
+  /** Ingest's status, in upstream mode: read when the metrics are scraped. */
+  readonly ingest?: () => IngestStatus
 }
 
 /** The metrics of one node over its store, event hubs and chain activity. */
-export function createMetrics({ store, activity, subscribers }: MetricSources): NodeMetrics {
+export function createMetrics({ store, activity, subscribers, ingest: ingestStatus }: MetricSources): NodeMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const registers = [registry]
@@ -138,6 +124,18 @@ export function createMetrics({ store, activity, subscribers }: MetricSources): 
     help: 'Heights this node trails its best upstream by, by chain',
     labelNames: ['chain'],
     registers,
+    collect() {
+      feed?.()
+    },
+  })
+  new Gauge({
+    name: 'weft_ingest_blocks_per_second',
+    help: 'Blocks ingest wrote per second, over the last ten seconds (upstream mode)',
+    registers,
+    collect() {
+      const status = ingestStatus?.()
+      if (status !== undefined) this.set(status.blocksPerSecond)
+    },
   })
   const retries = new Counter({
     name: 'weft_upstream_retries_total',
@@ -168,6 +166,7 @@ export function createMetrics({ store, activity, subscribers }: MetricSources): 
     },
     setLastContact: (upstream, at) => lastContact.set({ upstream }, at / 1000),
   }
+  const feed = ingestStatus === undefined ? undefined : ingestMetricsFeed(ingest, ingestStatus)
   return {
     registry,
     ingest,

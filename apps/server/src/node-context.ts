@@ -1,4 +1,5 @@
 import type { Network } from '@weft/block'
+import type { Ingest } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
 import type { BranchContinuations } from './branch-continuations.js'
 import type { ClientLimits } from './client-limits.js'
@@ -33,4 +34,6 @@ export interface NodeContext {
   readonly limits: ClientLimits
   /** The slots chain reads take turns in. */
   readonly readSlots: ReadSlots
+  /** Upstream mode: what follows the upstreams (its `status()` gives readiness, lag, rates and per-upstream state). */
+  readonly ingest?: Ingest
 }

@@ -68,7 +68,10 @@ export async function runCli(
     return undefined
   }
   const { config } = running
-  log.info({ url: running.url, network: config.network, profile: config.profile, devnet: config.devnet }, 'listening')
+  log.info(
+    { url: running.url, network: config.network, profile: config.profile, devnet: config.devnet, upstream: config.upstream },
+    'listening',
+  )
   let stoppingSince: number | undefined
   const stop = (signal: string): void => {
     if (stoppingSince !== undefined) {

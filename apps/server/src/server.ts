@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
+import type { Ingest } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
 import { type Logger, pino } from 'pino'
+import { startAdminServer } from './admin-server.js'
 import { createApp } from './app.js'
 import { BranchContinuations } from './branch-continuations.js'
 import { trackChainActivity } from './chain-activity.js'
@@ -19,12 +21,15 @@ import { reportedRelease } from './release.js'
 import { openNodeStore } from './store-open.js'
 import { registerTrafficMetrics } from './traffic-metrics.js'
 import { feedUpdateStreams } from './update-streams.js'
+import { inUpstreamMode, startIngest } from './upstream-mode.js'
 
 /** A node that is listening. */
 export interface RunningServer {
   /** `http://host:port`, e.g. `http://127.0.0.1:1848`. */
   readonly url: string
   readonly port: number
+  /** The admin listener's `http://host:port` (snapshots), when `adminPort` was given. */
+  readonly adminUrl: string | undefined
   readonly config: ServerConfig
   /** The node's open store (tests insert through it to drive the event streams). */
   readonly store: ChainStore
@@ -34,6 +39,8 @@ export interface RunningServer {
   eventClients(): { header: number; block: number }
   /** Branch walks kept for the request that continues them (see README, branch paging). */
   branchContinuations(): number
+  /** Upstream mode: what follows the upstreams (`status()`: readiness, lag per chain, blocks/s, retries, per-upstream state). */
+  readonly ingest: Ingest | undefined
   /** Stops accepting, ends the event streams, stops the producer, waits for running handlers and closes the store; idempotent. */
   close(): Promise<void>
 }
@@ -65,12 +72,27 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startServer(options: ServerOptions = {}, logger?: Logger): Promise<RunningServer> {
   const config = resolveConfig(options)
   const log = logger ?? pino({ level: config.logLevel, base: { name: 'weft-server' } })
-  const store = await openNodeStore({ path: config.data, network: config.network, syncWrites: config.syncWrites })
+  const upstreamMode = inUpstreamMode(config)
+  const store = await openNodeStore({
+    path: config.data,
+    network: config.network,
+    cutPolicy: upstreamMode ? 'adopted' : 'fork-choice',
+    syncWrites: config.syncWrites,
+  })
+  let ingest: Ingest | undefined
+  try {
+    // An upstream of another network stops the start here, before the node listens.
+    ingest = upstreamMode ? await startIngest(config, store, log) : undefined
+  } catch (error) {
+    await store.close()
+    throw error
+  }
   const activity = trackChainActivity(store)
   const metrics = createMetrics({
     store,
     activity,
     subscribers: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
+    ...(ingest === undefined ? {} : { ingest: () => (ingest as Ingest).status() }),
   })
   const hubOptions = { keepAliveMs: config.keepAlive * 1000, maxBacklogBytes: config.maxBacklogBytes }
   const network = store.network
@@ -91,6 +113,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     requests: new InFlight(),
     limits: new ClientLimits(config),
     readSlots: new ReadSlots(config.concurrentReads),
+    ...(ingest === undefined ? {} : { ingest }),
   }
   registerTrafficMetrics(metrics.registry, node)
   const stopFeed = feedUpdateStreams(node, log)
@@ -100,6 +123,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     port = await listen(server, config.port, config.host)
   } catch (error) {
     activity.close()
+    await ingest?.stop()
     await stopFeed()
     await node.branchWalks.close()
     await store.close()
@@ -113,6 +137,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
       })
     : undefined
   producer?.start()
+  const admin = config.adminPort === undefined ? undefined : await startAdminServer(store, config.adminHost, config.adminPort, log)
   if (producer !== undefined)
     log.info({ blockDelay: config.blockDelay ?? network.blockDelay, forkRate: config.forkRate }, 'devnet producer started')
   let closing: Promise<void> | undefined
@@ -121,7 +146,9 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     node.headerUpdates.close()
     node.blockUpdates.close()
     server.closeIdleConnections()
+    await admin?.close()
     await producer?.stop()
+    await ingest?.stop()
     await stopFeed()
     // Requests still running get a moment to finish before their connections are cut.
     const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
@@ -139,11 +166,13 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
   return {
     url: `http://${host}:${port}`,
     port,
+    adminUrl: admin?.url,
     config,
     store,
     metrics,
     eventClients: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
     branchContinuations: () => node.branchWalks.size,
+    ingest,
     close: () => (closing ??= close()),
   }
 }

@@ -35,6 +35,8 @@ export class ValidationPool {
       maxThreads: this.threads,
       // Idle workers are let go after a while, and started again when bulk loads come back.
       idleTimeout: 30_000,
+      // A worker holds one chunk of blocks at a time: small heaps keep a bulk load's memory low.
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 },
     })
     const pool = this.#pool
     const size = Math.ceil(blocks.length / this.threads)

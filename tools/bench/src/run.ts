@@ -9,6 +9,7 @@ import { type Figure, figure, quantile, round } from './figure.js'
 import { type BlockPagesOptions, blockPagesFigure, measurePages, pagePaths } from './figures/block-pages.js'
 import { branchLatencies, branchWalk, median } from './figures/branch.js'
 import { type HeaderUpdatesOptions, headerUpdatesRun, p99, rssPerSubscriber } from './figures/header-updates.js'
+import { ingestFigures } from './figures/ingest.js'
 import { insertRates, manyCall, sampleBlocks } from './figures/inserts.js'
 import { addThroughput, perSecond, syncOverHttp, type Throughput } from './figures/sync.js'
 import { describeMachine } from './machine.js'
@@ -140,6 +141,15 @@ async function main(): Promise<void> {
   log(`header updates: ${updateOptions.subscribers} subscribers on the floor server`)
   const floorUpdates = await headerUpdatesRun('floor', updateOptions)
 
+  log('ingest: weft followers copying the development store from a weft node, idle and under read load')
+  const ingestNode = await startNode(development)
+  let ingest: Figure[]
+  try {
+    ingest = await ingestFigures({ upstream: ingestNode.url, dataset: development, seconds: SECONDS, connections: 100 })
+  } finally {
+    await stopNode(ingestNode.child)
+  }
+
   const syncRate = perSecond(sync)
   const figures: Figure[] = [
     blockPagesFigure(pageOptions, weftPages, floorPages),
@@ -254,6 +264,7 @@ async function main(): Promise<void> {
         insertRatio: round(inserts.insert / inserts.hashing, 3),
       },
     }),
+    ...ingest,
   ]
   const seconds = (performance.now() - started) / 1000 - fillWallSeconds
   writeFileSync(resultsPath, `${JSON.stringify(figures, null, 2)}\n`)

@@ -6,6 +6,7 @@ import * as devnet from '@weft/devnet'
 import * as errors from '@weft/errors'
 import { WeftError } from '@weft/errors'
 import * as hashText from '@weft/hash-text'
+import * as ingest from '@weft/ingest'
 import * as server from '@weft/server'
 import * as store from '@weft/store'
 import * as traversal from '@weft/traversal'
@@ -22,6 +23,7 @@ const packages: ReadonlyArray<{ name: string; folder: string; exports: Record<st
   { name: '@weft/traversal', folder: 'packages/traversal', exports: traversal },
   { name: '@weft/store', folder: 'packages/store', exports: store },
   { name: '@weft/devnet', folder: 'packages/devnet', exports: devnet },
+  { name: '@weft/ingest', folder: 'packages/ingest', exports: ingest },
   { name: '@weft/server', folder: 'apps/server', exports: server },
   { name: '@weft/client', folder: 'apps/client', exports: client },
 ]

@@ -1,11 +1,11 @@
-import type { NetworkName, Profile } from '@weft/types'
+import { type NetworkName, networkNames, type Profile } from '@weft/types'
 import { UsageError } from '../errors.js'
 import { type ClientOptions, createClient, type PageQuery, type WeftClient } from '../index.js'
 import type { Flags, Values } from './command.js'
 import type { CliIo } from './io.js'
 
 const defaultUrl = 'http://127.0.0.1:1848'
-const networks: readonly string[] = ['mainnet01', 'testnet04', 'development', 'test-singleton']
+const networks: readonly string[] = networkNames
 
 /** The flags that say which node to ask and how, shared by the query commands. */
 export const connectionFlags: Flags = {
@@ -18,7 +18,7 @@ export const connectionFlags: Flags = {
 /** The help of `connectionFlags` (and of `--help`). */
 export const connectionHelp = `Connection:
   -u, --url URL        the node's root URL (default $WEFT_URL or ${defaultUrl})
-      --network NAME   mainnet01, testnet04, development or test-singleton (default: the node's, from /info)
+      --network NAME   ${networkNames.join(', ')} (default: the node's, from /info)
       --profile NAME   spec or chainweb (default: the node's, from its version header)
       --validate       check every response against the @weft/types schemas
   -h, --help           show this help`
@@ -56,7 +56,7 @@ export function networkAndProfile(values: Values): { network?: NetworkName; prof
   const network = values.network as string | undefined
   const profile = values.profile as string | undefined
   if (network !== undefined && !networks.includes(network)) {
-    throw new UsageError(`--network must be mainnet01, testnet04, development or test-singleton, got ${JSON.stringify(network)}`)
+    throw new UsageError(`--network must be one of ${networkNames.join(', ')}, got ${JSON.stringify(network)}`)
   }
   if (profile !== undefined && profile !== 'spec' && profile !== 'chainweb') {
     throw new UsageError(`--profile must be spec or chainweb, got ${JSON.stringify(profile)}`)

@@ -14,6 +14,8 @@ export interface Command {
   /** The text of `weft <command> --help`. */
   readonly help: string
   readonly flags: Flags
+  /** Whether the command takes words after its name (`weft snapshot export`); none by default. */
+  readonly positionals?: boolean
   /** Does the work; throws UsageError for bad arguments (exit 2), anything else is a failure (exit 1). */
-  run(values: Values, io: CliIo): Promise<void>
+  run(values: Values, io: CliIo, positionals: readonly string[]): Promise<void>
 }

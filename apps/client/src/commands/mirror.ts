@@ -1,12 +1,10 @@
+import { createIngest, discoverUpstream, type IngestEvent } from '@weft/ingest'
 import { openStore } from '@weft/store'
 import cliProgress from 'cli-progress'
 import { connectionFlags, httpUrl, integer, networkAndProfile } from '../cli/arguments.js'
 import type { Flags, Values } from '../cli/command.js'
 import { type CliIo, writeLine } from '../cli/io.js'
 import { UsageError } from '../errors.js'
-import { createClient } from '../index.js'
-import { mirror } from '../mirror/mirror.js'
-import type { MirrorOptions } from '../mirror/types.js'
 
 /** One line for the overview. */
 export const summary = 'copy every block of an upstream node into a local store, then follow it'
@@ -43,19 +41,30 @@ A progress bar is drawn on stderr when it is a terminal.
       --validate           check every upstream response against the schemas
   -h, --help               show this help`
 
-/** Opens the store in `--data` for the upstream's network, mirrors into it, and prints the events as NDJSON. */
+// A request that fails this often, over its retries, ends a --once copy (following retries for good).
+const onceAttempts = 5
+
+/** The NDJSON line of an ingest event: the mirror's own event names and fields, kept as they were. */
+function lineOf(event: IngestEvent): Record<string, unknown> {
+  const { type, ...fields } = event
+  return { event: type, ...fields }
+}
+
+/**
+ * Opens the store in `--data` for the upstream's network, follows the upstream into it with
+ * `@weft/ingest` (the store takes the upstream's cut), and prints the events as NDJSON.
+ */
 export async function run(values: Values, io: CliIo): Promise<void> {
   const from = values.from as string | undefined
   const data = values.data as string | undefined
   if (!from) throw new UsageError('--from is required')
   if (!data) throw new UsageError('--data is required')
-  const upstream = createClient({ url: httpUrl('--from', from), validate: values.validate === true, ...networkAndProfile(values) })
-  const options: MirrorOptions = {
-    once: values.once === true,
-    ...(values['page-size'] !== undefined ? { pageSize: integer('--page-size', values['page-size'] as string, 1) } : {}),
-    ...(values['resume-margin'] !== undefined ? { resumeMargin: integer('--resume-margin', values['resume-margin'] as string) } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-  }
+  const url = httpUrl('--from', from)
+  const { network: givenNetwork, profile } = networkAndProfile(values)
+  const once = values.once === true
+  const pageSize = values['page-size'] !== undefined ? integer('--page-size', values['page-size'] as string, 1) : undefined
+  const resumeMargin = values['resume-margin'] !== undefined ? integer('--resume-margin', values['resume-margin'] as string) : undefined
+  const network = givenNetwork ?? (await discoverUpstream(url, { profile })).network
   const bar = io.stderr.isTTY
     ? new cliProgress.SingleBar(
         { stream: io.stderr, format: 'mirror [{bar}] {percentage}% | {value}/{total} heights | eta {eta_formatted}' },
@@ -63,26 +72,35 @@ export async function run(values: Values, io: CliIo): Promise<void> {
       )
     : undefined
   const writes: Promise<void>[] = []
-  const { network } = await upstream.target()
-  // The mirror copies chain by chain, so a block may come before the neighbours it names.
-  const store = await openStore({ path: data, network, checkBraiding: false })
+  const store = await openStore({ path: data, network, cutPolicy: 'adopted' })
+  const ingest = createIngest({
+    store,
+    upstreams: [url],
+    profile,
+    pageSize,
+    resumeMargin,
+    follow: !once,
+    failFast: true,
+    attempts: once ? onceAttempts : undefined,
+    checkResponses: values.validate === true,
+    onEvent: (event) => {
+      if (event.type === 'synced') bar?.stop()
+      writes.push(writeLine(io.stdout, lineOf(event)))
+    },
+    onProgress: (done, total) => {
+      if (done === 0) bar?.start(total, 0)
+      else bar?.update(done)
+    },
+  })
+  const stop = (): void => void ingest.stop()
+  io.signal?.addEventListener('abort', stop, { once: true })
   try {
-    await mirror(upstream, store, {
-      ...options,
-      onEvent: (event) => {
-        if (event.event === 'synced') bar?.stop()
-        writes.push(writeLine(io.stdout, event))
-      },
-      ...(bar
-        ? {
-            onProgress: (done: number, total: number) => {
-              if (done === 0) bar.start(total, 0)
-              else bar.update(done)
-            },
-          }
-        : {}),
-    })
+    if (io.signal?.aborted) return
+    await ingest.start()
+    await ingest.done
   } finally {
+    io.signal?.removeEventListener('abort', stop)
+    await ingest.stop()
     bar?.stop()
     await store.close()
   }

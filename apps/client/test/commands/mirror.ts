@@ -2,10 +2,9 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { PassThrough } from 'node:stream'
 import t from 'tap'
-import type { MirrorEvent } from '../../src/mirror/types.js'
 import { runCli } from '../../src/run-cli.js'
 import { cli } from '../fixtures/cli.js'
-import { assertSamePages } from '../fixtures/mirrored.js'
+import { assertSamePages, type MirrorLine } from '../fixtures/mirrored.js'
 import { filledNode, freshFolder, serveData } from '../fixtures/nodes.js'
 
 t.test('weft mirror against a node', async (t) => {
@@ -78,7 +77,7 @@ t.test('weft mirror killed half way with SIGKILL and run again ends byte-identic
   let pages = 0
   let killedAt = 0
   for await (const line of createInterface({ input: first.stdout })) {
-    const event = JSON.parse(line) as MirrorEvent
+    const event = JSON.parse(line) as MirrorLine
     if (event.event === 'page') pages += 1
     if (pages === 40) {
       first.kill('SIGKILL')
@@ -94,7 +93,7 @@ t.test('weft mirror killed half way with SIGKILL and run again ends byte-identic
   for await (const line of createInterface({ input: second.stdout })) lines.push(line)
   const code = await new Promise((resolve) => second.on('exit', resolve))
   t.equal(code, 0, 'the second run finished')
-  const synced = lines.map((line) => JSON.parse(line) as MirrorEvent).find((e) => e.event === 'synced')
+  const synced = lines.map((line) => JSON.parse(line) as MirrorLine).find((e) => e.event === 'synced')
   t.ok(
     synced && synced.event === 'synced' && synced.inserted > 0 && synced.inserted < 300,
     `the second run inserted only what was missing (${JSON.stringify(synced)}), after ${killedAt} pages`,

@@ -26,6 +26,9 @@ export interface ScaleBuild {
   readonly mineSeconds: number
   readonly rssPeak: number
   readonly rssSteady: number
+  /** The same, anonymous memory only (without the mapped table files). */
+  readonly anonPeak: number
+  readonly anonSteady: number
   /** Blocks per second of the hashing work alone on all cores, measured right after the build. */
   readonly hashingFloor: number
 }
@@ -37,7 +40,7 @@ export interface ScaleStore extends ScaleSpec {
   readonly builtNow: boolean
 }
 
-const version = 2
+const version = 3
 const identity = (spec: ScaleSpec): string => JSON.stringify({ version, ...spec })
 
 /** Up to `count` stored blocks of the first chains of a store, for floors measured on real blocks. */
@@ -97,6 +100,8 @@ export async function ensureScaleStore(spec: ScaleSpec, log: (line: string) => v
     mineSeconds: filled.mineSeconds,
     rssPeak: filled.rssPeak,
     rssSteady: filled.rssSteady,
+    anonPeak: filled.anonPeak,
+    anonSteady: filled.anonSteady,
     hashingFloor: await hashingOnAllCores(sample, 5),
   }
   writeFileSync(markerPath, JSON.stringify({ identity: identity(spec), build }))

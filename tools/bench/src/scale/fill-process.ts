@@ -5,6 +5,7 @@ import { genesisHeight, getNetwork, type Header } from '@weft/block'
 import { type ChainStore, openStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import { fail, send } from '../child.js'
+import { residentMemory } from './memory.js'
 import { mineHeights } from './miner.js'
 
 /** What the bench asks the fill process for. */
@@ -53,11 +54,15 @@ async function main(): Promise<void> {
     : { blocks: 0, insertSeconds: 0, mineSeconds: 0 }
   const store = await openStore({ path: request.path, network: request.network })
   let rssPeak = 0
+  let anonPeak = 0
   const rss: number[] = []
+  const anon: number[] = []
   const sample = setInterval(() => {
-    const now = process.memoryUsage().rss
-    rssPeak = Math.max(rssPeak, now)
-    rss.push(now)
+    const now = residentMemory()
+    rssPeak = Math.max(rssPeak, now.rss)
+    anonPeak = Math.max(anonPeak, now.anon)
+    rss.push(now.rss)
+    anon.push(now.anon)
   }, 1000)
   try {
     let tips = await alignedTips(store)
@@ -84,13 +89,12 @@ async function main(): Promise<void> {
     clearInterval(sample)
     await store.close()
   }
-  const steady = rss.slice(Math.floor(rss.length / 2))
-  send({
-    type: 'filled',
-    ...progress,
-    rssPeak,
-    rssSteady: steady.length === 0 ? rssPeak : steady.reduce((sum, value) => sum + value, 0) / steady.length,
-  })
+  // Steady: the mean of the second half of the samples, when the store is large.
+  const steady = (values: number[], peak: number): number => {
+    const half = values.slice(Math.floor(values.length / 2))
+    return half.length === 0 ? peak : half.reduce((sum, value) => sum + value, 0) / half.length
+  }
+  send({ type: 'filled', ...progress, rssPeak, rssSteady: steady(rss, rssPeak), anonPeak, anonSteady: steady(anon, anonPeak) })
 }
 
 main().catch(fail)

@@ -1,22 +1,24 @@
 import { round } from '../figure.js'
 import type { StoreAtRest } from './analyse.js'
 import type { ScaleStore } from './dataset.js'
+import type { Resident } from './memory.js'
 import { type Latency, type QueryKind, queryKinds } from './serving.js'
+import type { StreamsAtScale } from './streams.js'
 
 /** One store's part of the results. */
 export interface ScaleSide {
   readonly store: ScaleStore
   readonly atRest: StoreAtRest
   readonly serving: Record<QueryKind, Latency>
-  /** RSS of the serving process after the queries. */
-  readonly servingRss: number
+  /** Resident memory of the serving process after the queries. */
+  readonly servingMemory: Resident
 }
 
 const mb = (bytes: number): string => `${round(bytes / 2 ** 20, 1)} MB`
 const count = (n: number): string => Math.round(n).toLocaleString('en-US')
 
-/** The scale figures as a Markdown table: the small store, the large one, and their ratio where one is bounded. */
-export function formatScaleReport(sides: readonly ScaleSide[]): string {
+/** The scale figures as a Markdown table: the small store, the large one, and their ratio where one is bounded; then the event streams. */
+export function formatScaleReport(sides: readonly ScaleSide[], streams: StreamsAtScale | undefined): string {
   const [small, large] = sides as [ScaleSide, ScaleSide]
   const rows: string[][] = [
     ['figure', `${count(small.atRest.blocks)} blocks`, `${count(large.atRest.blocks)} blocks`, 'large / small', 'target'],
@@ -45,14 +47,11 @@ export function formatScaleReport(sides: readonly ScaleSide[]): string {
     '',
   ])
   rows.push(['store open', `${round(small.atRest.openMs)} ms`, `${round(large.atRest.openMs)} ms`, '', '< 5 s'])
-  rows.push([
-    'RSS while filling, peak / steady',
-    `${mb(small.store.build.rssPeak)} / ${mb(small.store.build.rssSteady)}`,
-    `${mb(large.store.build.rssPeak)} / ${mb(large.store.build.rssSteady)}`,
-    '',
-    '< 300 MB',
-  ])
-  rows.push(['RSS serving', mb(small.servingRss), mb(large.servingRss), '', '< 300 MB'])
+  const fillMemory = (build: ScaleSide['store']['build']): string =>
+    `${mb(build.rssPeak)} / ${mb(build.rssSteady)} (own ${mb(build.anonPeak)} / ${mb(build.anonSteady)})`
+  const serveMemory = (memory: Resident): string => `${mb(memory.rss)} (own ${mb(memory.anon)}, mapped files ${mb(memory.file)})`
+  rows.push(['RSS while filling, peak / steady', fillMemory(small.store.build), fillMemory(large.store.build), '', '< 300 MB'])
+  rows.push(['RSS serving', serveMemory(small.servingMemory), serveMemory(large.servingMemory), '', '< 300 MB'])
   for (const kind of queryKinds) {
     const bounded = kind === 'page-tip' || kind === 'page-deep' || kind === 'branch'
     rows.push([
@@ -63,7 +62,36 @@ export function formatScaleReport(sides: readonly ScaleSide[]): string {
       bounded ? '<= 1.3' : '',
     ])
   }
+  const table = markdownTable(rows)
+  if (streams === undefined) return table
+  return `${table}\n\n${markdownTable([
+    ['event streams', 'weft', 'bare fan-out floor', 'weft / floor', 'target'],
+    [
+      `p99 delivery, ${count(streams.subscribers)} subscribers, ${round(streams.weft.blocksPerSecond, 1)} blocks/s (ms)`,
+      String(round(streams.weftP99)),
+      String(round(streams.floorP99)),
+      String(round(streams.weftP99 / streams.floorP99, 2)),
+      '< 100 ms',
+    ],
+    [
+      'memory per subscriber (bytes)',
+      count(streams.weftBytesPerSubscriber),
+      count(streams.floorBytesPerSubscriber),
+      String(round(streams.weftBytesPerSubscriber / streams.floorBytesPerSubscriber, 2)),
+      '',
+    ],
+    [
+      'subscribers connected / blocks some missed',
+      `${streams.weft.connected} / ${streams.weft.incomplete}`,
+      `${streams.floor.connected} / ${streams.floor.incomplete}`,
+      '',
+      '',
+    ],
+  ])}`
+}
+
+function markdownTable(rows: readonly string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  const line = (row: string[]): string => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
+  const line = (row: readonly string[]): string => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
   return [line(rows[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n')
 }

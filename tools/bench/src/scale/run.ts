@@ -6,13 +6,14 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type Child, type Message, startChild } from '../child.js'
-import { round } from '../figure.js'
 import { describeMachine } from '../machine.js'
 import { repoRoot } from '../paths.js'
 import { analyseStore } from './analyse.js'
 import { ensureScaleStore, type ScaleStore } from './dataset.js'
+import { residentMemory } from './memory.js'
 import { formatScaleReport, type ScaleSide } from './report.js'
 import { servingLatencies } from './serving.js'
+import { eventStreamsAtScale } from './streams.js'
 
 const { values } = parseArgs({
   options: {
@@ -20,6 +21,8 @@ const { values } = parseArgs({
     small: { type: 'string', default: '100000' },
     'fork-rate': { type: 'string', default: '0.02' },
     rounds: { type: 'string', default: '300' },
+    subscribers: { type: 'string', default: '10000' },
+    seconds: { type: 'string', default: '10' },
   },
 })
 const log = (line: string): void => void process.stderr.write(`bench:scale: ${line}\n`)
@@ -53,17 +56,24 @@ async function main(): Promise<void> {
       Number(values.rounds),
       30,
     )
-    const rss = await Promise.all(servers.map(async ({ child }) => Number((await child.ask({ type: 'memory' }, 'memory')).rss)))
+    // After a collection, so that what remains is what the node keeps, not garbage of the queries.
+    await Promise.all(servers.map(({ child }) => child.ask({ type: 'memory' }, 'memory')))
+    const rss = servers.map(({ child }) => residentMemory(child.pid))
     const sides: ScaleSide[] = [small, large].map((store, index) => ({
       store,
       atRest: atRest[index]!,
       serving: latencies[index]!,
-      servingRss: rss[index]!,
+      servingMemory: rss[index]!,
     }))
-    const results = { machine, sides }
+    for (const { child } of servers.splice(0)) {
+      await child.ask({ type: 'close' }, 'closed')
+      child.kill()
+    }
+    const streams = await eventStreamsAtScale(Number(values.subscribers), Number(values.seconds))
+    const results = { machine, sides, streams }
     writeFileSync(join(repoRoot, 'bench-scale-results.json'), `${JSON.stringify(results, null, 2)}\n`)
-    process.stdout.write(`${formatScaleReport(sides)}\n`)
-    log(`wrote ${join(repoRoot, 'bench-scale-results.json')}; rss ${rss.map((value) => round(value / 2 ** 20, 1)).join(' / ')} MB`)
+    process.stdout.write(`${formatScaleReport(sides, streams)}\n`)
+    log(`wrote ${join(repoRoot, 'bench-scale-results.json')}`)
   } finally {
     for (const { child } of servers) {
       await child.ask({ type: 'close' }, 'closed').catch(() => undefined)

@@ -1,0 +1,42 @@
+import { IngestStoppedError, UpstreamHttpError, UpstreamUnreachableError } from './errors.js'
+
+/** How long to wait between attempts: `baseMs`, doubling per consecutive failure, up to `maxMs`. */
+export interface BackoffOptions {
+  readonly baseMs: number
+  readonly maxMs: number
+}
+
+/**
+ * Milliseconds before the next attempt after `failures` consecutive failures (1 for the first):
+ * exponential, with "equal jitter" (between half and all of the step), so that followers that
+ * lost the same upstream at once do not come back at once. `random` is in [0, 1).
+ */
+export function backoffDelay(failures: number, options: BackoffOptions, random: number): number {
+  const step = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, Math.min(failures - 1, 30)))
+  return Math.round(step / 2 + (step / 2) * random)
+}
+
+/** Whether a failure is worth another attempt: no answer, a 5xx, or 429 (too many requests). */
+export function isTransient(error: unknown): error is UpstreamUnreachableError | UpstreamHttpError {
+  if (error instanceof UpstreamUnreachableError) return true
+  return error instanceof UpstreamHttpError && (error.status >= 500 || error.status === 429)
+}
+
+/** Resolves after `ms`, or rejects with `IngestStoppedError` as soon as `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new IngestStoppedError())
+      return
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(new IngestStoppedError())
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}

@@ -1,0 +1,261 @@
+import { errorCode } from '@weft/errors'
+import { encodeHash } from '@weft/hash-text'
+import { CorruptStoreError, StoreClosedError } from '@weft/store'
+import { backoffDelay, pause } from './backoff.js'
+import { createContext, type IngestContext } from './context.js'
+import { copy } from './copy.js'
+import { IngestStoppedError } from './errors.js'
+import { followStep } from './follow-step.js'
+import { type IngestOptions, type IngestSettings, resolveIngestOptions } from './options.js'
+import { type Wanted, want } from './reach.js'
+import { type IngestPhase, type IngestStatus, readiness } from './status.js'
+import { type Announcement, UpdateStream } from './update-stream.js'
+
+/** A running ingest: see `createIngest`. */
+export interface Ingest {
+  /** Reaches every upstream (one of another network stops the start: thrown), then copies and follows in the background. */
+  start(): Promise<void>
+  /** Cancels the requests, closes the event stream and waits for the write in progress; the store stays open. Idempotent. */
+  stop(): Promise<void>
+  /** Settles when ingest ends: after `stop()`, after the copy when `follow` is false, or rejected by a store failure. */
+  readonly done: Promise<void>
+  /** The figures of this moment: phase, readiness, lag per chain, upstreams, rates and counts. */
+  status(): IngestStatus
+}
+
+// Announcements kept while a step runs; past this many, they are dropped for one read of the cut.
+const maxAnnounced = 10_000
+
+/**
+ * Pulls blocks from the upstreams into the store (opened with `cutPolicy: 'adopted'`): copies by
+ * pages up to the upstream's cut, adopts that cut, then follows the upstream's header update
+ * stream (reading its cut while the stream is silent or broken), so that the store's cut is the
+ * upstream's. Nothing is fetched before `start()`.
+ */
+export function createIngest(options: IngestOptions): Ingest {
+  return new IngestRunner(resolveIngestOptions(options))
+}
+
+class IngestRunner implements Ingest {
+  readonly done: Promise<void>
+  readonly #settings: IngestSettings
+  readonly #controller = new AbortController()
+  readonly #ctx: IngestContext
+  #phase: IngestPhase = 'starting'
+  #announced: Wanted = new Map()
+  #announcedCount = 0
+  #cutDirty = false
+  #needCopy = true
+  #wake: (() => void) | undefined
+  #stream: UpdateStream | undefined
+  #probing = false
+  #running: Promise<void> | undefined
+  #settle!: { resolve: () => void; reject: (error: unknown) => void }
+
+  constructor(settings: IngestSettings) {
+    this.#settings = settings
+    this.#ctx = createContext(settings, this.#controller.signal)
+    this.done = new Promise((resolve, reject) => {
+      this.#settle = { resolve, reject }
+    })
+    // A caller that never looks at `done` must not see an unhandled rejection.
+    this.done.catch(() => undefined)
+    this.#ctx.tally.observe((header) => {
+      if (this.#phase === 'following')
+        settings.onEvent?.({ type: 'inserted', chain: header.chainId, height: header.height, hash: encodeHash(header.hash) })
+    })
+  }
+
+  async start(): Promise<void> {
+    if (this.#running !== undefined || this.#controller.signal.aborted) return
+    this.#running = Promise.resolve()
+    try {
+      await this.#ctx.pool.discoverAll(this.#controller.signal)
+    } catch (error) {
+      this.#release()
+      this.#settle.reject(error)
+      throw error
+    }
+    this.#running = this.#run().then(
+      () => this.#settle.resolve(),
+      (error: unknown) => {
+        this.#phase = 'failed'
+        this.#settings.logger.error({ reason: (error as Error).message, code: errorCode(error) }, 'ingest stopped by a failure')
+        this.#settle.reject(error)
+      },
+    )
+  }
+
+  async stop(): Promise<void> {
+    this.#controller.abort()
+    this.#wake?.()
+    if (this.#running === undefined) {
+      this.#release()
+      this.#settle.resolve()
+      return
+    }
+    await this.#running
+  }
+
+  status(): IngestStatus {
+    const { store, pool, tally } = this.#ctx
+    const settings = this.#settings
+    const upstreams = pool.status()
+    const { ready, lag } = readiness({
+      cut: store.cut(),
+      heads: store.heads(),
+      upstreams,
+      maxLag: settings.maxLag,
+      staleAfter: settings.staleAfter,
+      now: Date.now(),
+    })
+    return {
+      phase: this.#phase,
+      ready: ready && this.#phase !== 'stopped' && this.#phase !== 'failed',
+      lag,
+      maxLag: settings.maxLag,
+      staleAfter: settings.staleAfter,
+      upstreams,
+      inserted: tally.total,
+      blocksPerSecond: tally.blocksPerSecond(),
+      retries: pool.retries,
+      failovers: pool.failovers,
+      rejected: this.#ctx.rejected,
+    }
+  }
+
+  async #run(): Promise<void> {
+    const { signal } = this.#ctx
+    const ticker = setInterval(() => this.#tick(), this.#settings.pollInterval).unref()
+    let streaming: Promise<void> | undefined
+    if (this.#settings.follow) {
+      this.#stream = new UpdateStream(this.#ctx, {
+        announce: (announcement) => this.#onAnnounce(announcement),
+        connected: () => this.#onConnected(),
+      })
+      streaming = this.#stream.run()
+    }
+    try {
+      let failures = 0
+      while (!signal.aborted) {
+        try {
+          if (this.#needCopy) {
+            if (await this.#copy()) return
+          } else if (this.#announcedCount > 0 || this.#cutDirty) {
+            const announced = this.#announced
+            this.#announced = new Map()
+            this.#announcedCount = 0
+            this.#cutDirty = false
+            if ((await followStep(this.#ctx, announced)) === 'far') this.#needCopy = true
+          } else {
+            await new Promise<void>((resolve) => {
+              this.#wake = resolve
+            })
+          }
+          failures = 0
+        } catch (error) {
+          if (signal.aborted || error instanceof IngestStoppedError) return
+          if (this.#settings.failFast || error instanceof StoreClosedError || error instanceof CorruptStoreError) throw error
+          failures += 1
+          await this.#recover(error, failures)
+        }
+      }
+    } finally {
+      this.#phase = this.#phase === 'failed' ? 'failed' : 'stopped'
+      clearInterval(ticker)
+      this.#controller.abort()
+      await streaming?.catch(() => undefined)
+      this.#release()
+    }
+  }
+
+  // One copy up to the upstream's cut; true when ingest is done (no following).
+  async #copy(): Promise<boolean> {
+    const { tally, network } = this.#ctx
+    const settings = this.#settings
+    this.#needCopy = false
+    this.#phase = 'copying'
+    const before = tally.total
+    const started = Date.now()
+    await copy(this.#ctx, {
+      onPage: (page) => settings.onEvent?.({ type: 'page', ...page }),
+      onProgress: (done, total) => settings.onProgress?.(done, total),
+    })
+    this.#phase = 'following'
+    const inserted = tally.total - before
+    settings.logger.info({ upstream: this.#ctx.pool.current?.url, inserted, ms: Date.now() - started }, 'copied up to the upstream cut')
+    settings.onEvent?.({ type: 'synced', inserted, chains: network.graphs[0]?.graph.size ?? 0 })
+    return !settings.follow
+  }
+
+  // After a failed round: a copy is due, after a backoff that grows with consecutive failures.
+  async #recover(error: unknown, failures: number): Promise<void> {
+    const settings = this.#settings
+    this.#needCopy = true
+    const delay = backoffDelay(failures, { baseMs: settings.retryDelay, maxMs: settings.maxRetryDelay }, Math.random())
+    settings.logger.warn(
+      {
+        upstream: this.#ctx.pool.current?.url,
+        reason: error instanceof Error ? error.message : String(error),
+        code: errorCode(error),
+        attempt: failures,
+        nextAttempt: new Date(Date.now() + delay).toISOString(),
+      },
+      'ingest round failed; copying again after a backoff',
+    )
+    await pause(delay, this.#ctx.signal)
+  }
+
+  #onAnnounce(announcement: Announcement): void {
+    if (this.#announcedCount >= maxAnnounced) {
+      this.#announced = new Map()
+      this.#announcedCount = 0
+      this.#cutDirty = true
+    } else {
+      want(this.#announced, announcement.chain, announcement)
+      this.#announcedCount += 1
+    }
+    this.#wake?.()
+  }
+
+  // What was announced while the stream was down is unknown: copy again from a little below the store's blocks.
+  #onConnected(): void {
+    if (this.#phase !== 'following') return
+    this.#needCopy = true
+    this.#wake?.()
+  }
+
+  // The poll: reads the cut while the stream is silent or broken, reopens the stream on the
+  // upstream in use, and probes the other upstreams.
+  #tick(): void {
+    const stream = this.#stream
+    const now = Date.now()
+    if (
+      this.#phase === 'following' &&
+      (stream === undefined || !stream.connected || now - stream.lastByteAt >= this.#settings.pollInterval)
+    ) {
+      this.#cutDirty = true
+      this.#wake?.()
+    }
+    if (stream?.connected && stream.upstream !== this.#ctx.pool.current) stream.reconnect()
+    if (this.#probing) return
+    this.#probing = true
+    void this.#ctx.pool
+      .probe(this.#ctx.signal)
+      .then(() => {
+        // A current upstream that fell behind another is left for it: the cut is read from there next.
+        if (this.#ctx.pool.preferAhead(this.#settings.maxLag)) {
+          this.#cutDirty = true
+          this.#wake?.()
+        }
+      })
+      .finally(() => {
+        this.#probing = false
+      })
+  }
+
+  #release(): void {
+    this.#ctx.tally.close()
+    this.#ctx.http.close()
+  }
+}

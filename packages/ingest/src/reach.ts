@@ -1,0 +1,156 @@
+import { genesisHeight } from '@weft/block'
+import { hashMapKey } from '@weft/hash-text'
+import { MissingAdjacentError, MissingParentError } from '@weft/store'
+import type { IngestContext } from './context.js'
+import { UpstreamHttpError, UpstreamResponseError } from './errors.js'
+import { insertServed, type ServedBlock } from './served-blocks.js'
+import type { FetchedPage } from './upstream-api.js'
+import type { UpstreamEntry } from './upstream-entry.js'
+
+/** A block ingest wants stored: its hash and height. */
+export interface Target {
+  readonly hash: Buffer
+  readonly height: number
+}
+
+/** Wanted blocks by chain, each chain's by `hashMapKey`. */
+export type Wanted = Map<number, Map<string, Target>>
+
+/** Adds `target` on `chain` to `wanted`. */
+export function want(wanted: Wanted, chain: number, target: Target): void {
+  let chainTargets = wanted.get(chain)
+  if (chainTargets === undefined) {
+    chainTargets = new Map()
+    wanted.set(chain, chainTargets)
+  }
+  chainTargets.set(hashMapKey(target.hash), target)
+}
+
+// The branch query's distinct upper bounds at most (the contract's limit).
+const maxBounds = 32
+// The first round reads at most this many heights below the store's blocks of a chain; each further
+// round twice as many. Bounds the walk when the upstream does not know the lower bounds.
+const firstDepth = 256
+const maxRounds = 12
+// Refused inserts repaired by fetching the missing ancestry, per call.
+const maxRepairs = 8
+
+/**
+ * Fetches, with branch queries, every block the store lacks of the ancestry of `targets` and of the
+ * neighbours those blocks name, then inserts them parent first. Lower bounds are the store's own
+ * blocks of the chain (its best block and the cut's head), so a query returns what is missing from
+ * the fork point up; an upper bound the upstream does not know is skipped. Returns the blocks written.
+ */
+export async function reach(ctx: IngestContext, targets: Wanted): Promise<number> {
+  const collected = new Map<string, ServedBlock>()
+  let missing = await unstored(ctx, targets, collected)
+  for (let round = 0; missing.size > 0; round++) {
+    if (round === maxRounds) {
+      throw new UpstreamResponseError(
+        `Expected the upstreams to serve the ancestry of the blocks ingest follows, but ${[...missing.values()].reduce((n, m) => n + m.size, 0)} blocks were still missing after ${maxRounds} rounds of branch queries`,
+      )
+    }
+    await Promise.all([...missing].map(([chain, chainTargets]) => fetchBranch(ctx, chain, [...chainTargets.values()], round, collected)))
+    missing = await unstored(ctx, namedBy(ctx, collected), collected)
+  }
+  return collected.size === 0 ? 0 : insertServed(ctx, [...collected.values()])
+}
+
+/**
+ * Inserts `blocks` parent first; when the store refuses one for a missing parent or adjacent (a
+ * fork that grew below where the pages began, a neighbour not stored yet), fetches that ancestry
+ * with `reach` and tries again, a few times at most.
+ */
+export async function insertWithAncestry(ctx: IngestContext, blocks: readonly ServedBlock[]): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await insertServed(ctx, blocks)
+    } catch (error) {
+      if (attempt === maxRepairs || !(error instanceof MissingParentError || error instanceof MissingAdjacentError)) throw error
+      const refused = blocks.find((served) => served.block.header.hash.equals(error.hash))?.block.header
+      if (refused === undefined) throw error
+      const wanted: Wanted = new Map()
+      if (error instanceof MissingParentError) want(wanted, refused.chainId, { hash: error.parent, height: refused.height - 1 })
+      else want(wanted, error.chain, { hash: error.adjacent, height: refused.height - 1 })
+      await reach(ctx, wanted)
+    }
+  }
+}
+
+// The targets that are neither collected nor stored.
+async function unstored(ctx: IngestContext, targets: Wanted, collected: ReadonlyMap<string, ServedBlock>): Promise<Wanted> {
+  const candidates: Array<[number, string, Target]> = []
+  for (const [chain, chainTargets] of targets) {
+    for (const [key, target] of chainTargets) if (!collected.has(key)) candidates.push([chain, key, target])
+  }
+  const refs = candidates.length === 0 ? [] : await ctx.store.getRefs(candidates.map(([, , target]) => target.hash))
+  const missing: Wanted = new Map()
+  candidates.forEach(([chain, , target], index) => {
+    if (refs[index] === undefined) want(missing, chain, target)
+  })
+  return missing
+}
+
+// The parents and adjacents that collected blocks name and that were not collected themselves.
+function namedBy(ctx: IngestContext, collected: ReadonlyMap<string, ServedBlock>): Wanted {
+  const named: Wanted = new Map()
+  for (const { block } of collected.values()) {
+    const { header } = block
+    // A genesis block names genesis parent hashes, which are no blocks.
+    if (header.height === genesisHeight(ctx.network, header.chainId)) continue
+    want(named, header.chainId, { hash: header.parent, height: header.height - 1 })
+    for (const [chain, hash] of header.adjacents) want(named, chain, { hash, height: header.height - 1 })
+  }
+  return named
+}
+
+// Every page of the branch below `targets` on `chain` down to the store's blocks of that chain,
+// collected with the upstream that served each block.
+async function fetchBranch(
+  ctx: IngestContext,
+  chain: number,
+  targets: readonly Target[],
+  round: number,
+  collected: Map<string, ServedBlock>,
+): Promise<void> {
+  const lower = [ctx.store.heads().get(chain), ctx.store.cut().get(chain)].filter((head) => head !== undefined)
+  const lowest = Math.min(...lower.map((head) => head.height), ...targets.map((target) => target.height))
+  const minheight = Math.max(genesisHeight(ctx.network, chain), lowest - firstDepth * 2 ** round)
+  const bounds = { lower: [...new Map(lower.map((head) => [hashMapKey(head.hash), head.hash])).values()] }
+  const chunks: Target[][] = []
+  for (let at = 0; at < targets.length; at += maxBounds) chunks.push(targets.slice(at, at + maxBounds))
+  while (chunks.length > 0) {
+    const upper = chunks.shift()!
+    let next: string | undefined
+    do {
+      const answer = await ctx.limiter.run(() =>
+        ctx.pool.use(
+          'branch query',
+          async (api, entry): Promise<{ page: FetchedPage; entry: UpstreamEntry } | 'unknown'> => {
+            try {
+              const query = { minheight, limit: ctx.settings.pageSize, next }
+              return {
+                page: await api.branchPage(chain, { ...bounds, upper: upper.map((target) => target.hash) }, query, ctx.signal),
+                entry,
+              }
+            } catch (error) {
+              // An upper bound (or, after a failover, the cursor) the upstream does not know.
+              if (error instanceof UpstreamHttpError && error.status === 404) return 'unknown'
+              throw error
+            }
+          },
+          ctx.signal,
+        ),
+      )
+      if (answer === 'unknown') {
+        // Asked again one by one, so that one unknown bound does not hide the others; an unknown
+        // single bound is skipped (another upstream announced it, or it is gone).
+        if (next === undefined && upper.length > 1) for (const target of upper) chunks.push([target])
+        else if (next !== undefined) chunks.push(upper)
+        break
+      }
+      for (const block of answer.page.blocks) collected.set(hashMapKey(block.header.hash), { block, from: answer.entry })
+      next = answer.page.next
+    } while (next !== undefined)
+  }
+}

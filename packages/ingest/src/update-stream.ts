@@ -1,0 +1,155 @@
+import type { IncomingMessage } from 'node:http'
+import { decodeHash } from '@weft/hash-text'
+import { isTransient, pause } from './backoff.js'
+import type { IngestContext } from './context.js'
+import { IngestStoppedError } from './errors.js'
+import { EventStreamParser } from './event-stream.js'
+import type { UpstreamEntry } from './upstream-entry.js'
+
+/** A block an upstream announced on its header update stream. */
+export interface Announcement {
+  readonly chain: number
+  readonly height: number
+  readonly hash: Buffer
+}
+
+/** What the stream tells its owner. */
+export interface UpdateStreamHandlers {
+  announce(announcement: Announcement): void
+  /** The stream (re)connected: what was announced while it was down is unknown. */
+  connected(entry: UpstreamEntry): void
+}
+
+/**
+ * The current upstream's header update stream (`{base}/header/updates`), kept open: reconnects
+ * when it ends, breaks, stays silent past `streamIdleTimeout` (not even a keep-alive comment), or
+ * the pool switched to another upstream. Failures to connect count against the upstream like
+ * failed requests (backoff, failover, a warn line).
+ */
+export class UpdateStream {
+  /** Whether a stream is open now. */
+  connected = false
+  /** When the open stream last sent a byte (ms since the epoch); 0 before any. */
+  lastByteAt = 0
+  readonly #ctx: IngestContext
+  readonly #handlers: UpdateStreamHandlers
+  #drop: (() => void) | undefined
+  #streaming: UpstreamEntry | undefined
+
+  constructor(ctx: IngestContext, handlers: UpdateStreamHandlers) {
+    this.#ctx = ctx
+    this.#handlers = handlers
+  }
+
+  /** The upstream whose stream is open, if any. */
+  get upstream(): UpstreamEntry | undefined {
+    return this.connected ? this.#streaming : undefined
+  }
+
+  /** Ends the open stream; it is opened again on the pool's current upstream. */
+  reconnect(): void {
+    this.#drop?.()
+  }
+
+  /** Keeps a stream open until ingest stops. */
+  async run(): Promise<void> {
+    const { pool, signal, settings } = this.#ctx
+    while (!signal.aborted) {
+      let entry: UpstreamEntry
+      try {
+        entry = await pool.choose(signal)
+      } catch (error) {
+        if (error instanceof IngestStoppedError) return
+        throw error
+      }
+      const local = new AbortController()
+      this.#drop = () => local.abort()
+      const started = Date.now()
+      let reason: string
+      try {
+        const res = await this.#ctx.http.stream(entry.api!.headerUpdatesUrl, {
+          accept: 'text/event-stream',
+          signal: AbortSignal.any([signal, local.signal]),
+        })
+        pool.contact(entry)
+        this.#streaming = entry
+        this.connected = true
+        this.lastByteAt = Date.now()
+        this.#handlers.connected(entry)
+        reason = await this.#read(res, entry, local.signal)
+      } catch (error) {
+        if (signal.aborted) return
+        if (local.signal.aborted) continue
+        if (isTransient(error)) {
+          pool.failed(entry, error, 'update stream', started)
+          continue
+        }
+        // Not a stream this upstream serves: the cut poll carries on without one.
+        settings.logger.warn(
+          {
+            upstream: entry.url,
+            reason: (error as Error).message,
+            nextAttempt: new Date(Date.now() + settings.maxRetryDelay).toISOString(),
+          },
+          'update stream refused; following by cut polls meanwhile',
+        )
+        await pause(settings.maxRetryDelay, signal).catch(() => undefined)
+        continue
+      } finally {
+        this.connected = false
+      }
+      if (signal.aborted) return
+      if (local.signal.aborted) continue
+      settings.logger.warn(
+        { upstream: entry.url, reason, nextAttempt: new Date(Date.now() + settings.retryDelay).toISOString() },
+        'update stream ended; reconnecting',
+      )
+      await pause(settings.retryDelay, signal).catch(() => undefined)
+    }
+  }
+
+  // Reads events until the stream ends, breaks, idles or is dropped; resolves with why it stopped.
+  #read(res: IncomingMessage, entry: UpstreamEntry, dropped: AbortSignal): Promise<string> {
+    const { pool, settings } = this.#ctx
+    const parser = new EventStreamParser()
+    return new Promise((resolve) => {
+      let done = false
+      const finish = (reason: string): void => {
+        if (done) return
+        done = true
+        clearTimeout(idle)
+        dropped.removeEventListener('abort', onDrop)
+        res.destroy()
+        resolve(reason)
+      }
+      const onDrop = (): void => finish('dropped')
+      const idle = setTimeout(() => finish(`no byte for ${settings.streamIdleTimeout} ms`), settings.streamIdleTimeout)
+      dropped.addEventListener('abort', onDrop, { once: true })
+      res.on('data', (chunk: Buffer) => {
+        idle.refresh()
+        this.lastByteAt = Date.now()
+        pool.contact(entry)
+        for (const event of parser.push(chunk)) if (event.event === 'BlockHeader') this.#announce(event.data, entry)
+      })
+      res.on('end', () => finish('the upstream ended the stream'))
+      res.on('error', (error) => finish(`the connection failed: ${error.message}`))
+      res.on('close', () => finish('the connection closed'))
+    })
+  }
+
+  #announce(data: string, entry: UpstreamEntry): void {
+    try {
+      entry.api!.checkUpdate(data)
+      const { header } = JSON.parse(data) as { header?: { chainId?: unknown; height?: unknown; hash?: unknown } }
+      const { chainId, height, hash } = header ?? {}
+      if (typeof chainId !== 'number' || typeof height !== 'number' || typeof hash !== 'string')
+        throw new Error('no chainId, height and hash')
+      this.#handlers.announce({ chain: chainId, height, hash: decodeHash(hash) })
+    } catch (error) {
+      this.#ctx.settings.logger.warn(
+        { upstream: entry.url, reason: (error as Error).message },
+        'update event ignored: it does not name a block',
+      )
+    }
+  }
+}

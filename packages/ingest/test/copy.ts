@@ -1,0 +1,51 @@
+import t from 'tap'
+import { createIngest } from '../src/index.js'
+import { serveContract } from './fixtures/contract-server.js'
+import { collectingLogger, quick } from './fixtures/ingests.js'
+import { cutOf, eventually, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
+
+t.test('a page whose cursor the upstream does not know (after a failover) is read again from its window start', async (t) => {
+  const source = await filledStore(t, 300, { seed: 'cursor' })
+  const upstream = await serveContract(t, source)
+  let refused = 0
+  upstream.intercept = (req, res) => {
+    if (refused > 0 || !/\/block\?.*next=/.test(req.url ?? '')) return false
+    refused += 1
+    res.writeHead(404, { 'content-type': 'application/json' })
+    res.end('{"code":"CURSOR_NOT_FOUND"}')
+    return true
+  }
+  const store = await followerStore(t)
+  const ingest = createIngest({ ...quick, pageSize: 5, store, upstreams: [upstream.url], follow: false })
+  await ingest.start()
+  await ingest.done
+  t.equal(refused, 1)
+  t.same(await storedHashes(store), await storedHashes(source))
+  t.same(ingest.status().upstreams[0]?.state, 'active', 'not held against the upstream')
+})
+
+t.test('an invalid block demotes its upstream and the round is tried again after a backoff, until the upstream mends', async (t) => {
+  const source = await filledStore(t, 200, { seed: 'mend' })
+  const upstream = await serveContract(t, source)
+  const real = [...source.cut().values()][2]!.hash.toString('base64url')
+  const altered = `${real.slice(0, 20)}${real[20] === 'A' ? 'B' : 'A'}${real.slice(21)}`
+  upstream.rewrite = (body) => body.replaceAll(`"hash":"${real}"`, `"hash":"${altered}"`)
+  const store = await followerStore(t)
+  const { logger, lines } = collectingLogger()
+  const ingest = createIngest({ ...quick, store, upstreams: [upstream.url], logger })
+  t.teardown(() => ingest.stop())
+  await ingest.start()
+  t.ok(await eventually(() => ingest.status().upstreams[0]?.state === 'demoted'), 'demoted')
+  t.ok(await eventually(() => lines.some((line) => line.message === 'ingest round failed; copying again after a backoff')))
+  t.match(
+    lines.find((line) => line.message.startsWith('ingest round failed')),
+    {
+      level: 'warn',
+      fields: { upstream: upstream.url, code: 'INVALID_BLOCK', attempt: 1, nextAttempt: String },
+    },
+  )
+  t.notOk(ingest.status().ready)
+  upstream.rewrite = undefined
+  t.ok(await eventually(() => JSON.stringify(cutOf(store)) === JSON.stringify(cutOf(source))), 'caught up once the upstream mended')
+  t.ok(ingest.status().rejected >= 1)
+})

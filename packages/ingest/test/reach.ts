@@ -1,0 +1,85 @@
+import { type Block, blockFromJsonText } from '@weft/block'
+import type { ChainStore } from '@weft/store'
+import t from 'tap'
+import { readCut } from '../src/cut-adoption.js'
+import { insertWithAncestry, reach, type Wanted, want } from '../src/reach.js'
+import { serveContract } from './fixtures/contract-server.js'
+import { contextOf } from './fixtures/ingests.js'
+import { filledStore, followerStore } from './fixtures/stores.js'
+
+// Every block of `source`, parent first (by height, then chain).
+async function blocksOf(source: ChainStore): Promise<Block[]> {
+  const blocks: Block[] = []
+  for (const chain of source.heads().keys()) {
+    const items = []
+    for await (const item of source.range({ chain })) items.push(item)
+    for (const json of await source.readRangeBlocks(items)) blocks.push(blockFromJsonText(json))
+  }
+  return blocks.sort((a, b) => a.header.height - b.header.height || a.header.chainId - b.header.chainId)
+}
+
+t.test('reach fetches the ancestry of its targets and of the neighbours they name, and skips what the upstream lacks', async (t) => {
+  const source = await filledStore(t, 600, { forkRate: 0.3, seed: 'reach' })
+  const upstream = await serveContract(t, source)
+  const store = await followerStore(t)
+  const ctx = contextOf(t, store, [upstream.url])
+  const all = await blocksOf(source)
+  const wanted: Wanted = new Map()
+  // Every block of chain 0 (more than the 32 bounds of one query), and one the upstream never heard of.
+  for (const { header } of all.filter((block) => block.header.chainId === 0)) want(wanted, 0, header)
+  want(wanted, 1, { hash: Buffer.alloc(32, 7), height: 3 })
+  const inserted = await reach(ctx, wanted)
+  t.ok(inserted > 40, `${inserted} blocks: chain 0 and the neighbours it names, down to genesis`)
+  for (const { header } of all.filter((block) => block.header.chainId === 0)) {
+    if ((await store.getRefs([header.hash]))[0] === undefined) t.fail(`block ${header.height} of chain 0 missing`)
+  }
+  t.equal(await reach(ctx, wanted), 0, 'nothing more to fetch')
+  t.ok(
+    upstream.requests.filter((request) => request.startsWith('POST')).length >= 3,
+    'several queries: bounds in chunks of 32, the unknown one asked alone',
+  )
+})
+
+t.test('a refused insert fetches the missing parent and neighbours, then tries again', async (t) => {
+  const source = await filledStore(t, 400, { forkRate: 0, seed: 'repair' })
+  const upstream = await serveContract(t, source)
+  const store = await followerStore(t)
+  const ctx = contextOf(t, store, [upstream.url])
+  await readCut(ctx)
+  const all = await blocksOf(source)
+  const entry = ctx.pool.current!
+  await store.insertMany(all.filter((block) => block.header.height <= 5))
+  // A block 3 above: its parent, its parent's parent and the neighbours all three name are missing.
+  const lone = all.find((block) => block.header.chainId === 7 && block.header.height === 8)!
+  t.equal(await insertWithAncestry(ctx, [{ block: lone, from: entry }]), 1)
+  t.ok(store.heads().get(7)!.hash.equals(lone.header.hash))
+})
+
+t.test('an upstream that serves a block but not its parent fails the round after a bounded number of queries', async (t) => {
+  const source = await filledStore(t, 200, { forkRate: 0, seed: 'liar' })
+  const upstream = await serveContract(t, source)
+  const store = await followerStore(t)
+  const ctx = contextOf(t, store, [upstream.url])
+  const cut = await readCut(ctx)
+  const head = cut.get(0)!
+  // It answers the head's branch with the head alone, and knows nothing below.
+  upstream.intercept = async (req, res, path) => {
+    if (!path.endsWith('/block/branch')) return false
+    const body = await new Promise<string>((resolve) => {
+      let text = ''
+      req.on('data', (chunk: Buffer) => (text += chunk))
+      req.on('end', () => resolve(text))
+    })
+    const upper = (JSON.parse(body) as { upper: string[] }).upper
+    res.writeHead(upper.includes(head.hash.toString('base64url')) ? 200 : 404, {
+      'content-type': 'application/json',
+      'x-chain-node-version': 't',
+    })
+    const item = (await source.getBlockJson(head.hash))!.toString()
+    res.end(upper.includes(head.hash.toString('base64url')) ? `{"limit":1,"items":[${item}],"next":null}` : '{"code":"BLOCK_NOT_FOUND"}')
+    return true
+  }
+  const wanted: Wanted = new Map()
+  want(wanted, 0, head)
+  await t.rejects(reach(ctx, wanted), { code: 'UPSTREAM_BAD_RESPONSE', message: /still missing after 12 rounds/ })
+})

@@ -1,0 +1,86 @@
+import { mineHeader } from '@weft/block'
+import { openStore } from '@weft/store'
+import { mineLine } from '@weft/store/suite'
+import t from 'tap'
+import { HttpClient } from '../src/http-client.js'
+import { UpstreamApi } from '../src/upstream-api.js'
+import { discoverUpstream } from '../src/upstream-target.js'
+import { serveContract } from './fixtures/contract-server.js'
+import { filledStore, freshFolder } from './fixtures/stores.js'
+
+t.test('answers out of contract are UPSTREAM_BAD_RESPONSE, each saying what was expected', async (t) => {
+  const source = await filledStore(t, 60, { seed: 'api' })
+  const upstream = await serveContract(t, source)
+  const http = new HttpClient({ timeoutMs: 1000, maxSockets: 2 })
+  t.teardown(() => http.close())
+  const api = new UpstreamApi(await discoverUpstream(upstream.url, { http }), http, false)
+  const signal = new AbortController().signal
+  let body = ''
+  upstream.intercept = (_req, res, path) => {
+    if (path.endsWith('/info')) return false
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(body)
+    return true
+  }
+  const cuts: Array<[string, RegExp]> = [
+    ['not json', /answer JSON/],
+    ['{"hashes":null}', /a cut with hashes/],
+    ['{"hashes":{"x":{"height":1,"hash":"a"}}}', /a height and a hash/],
+    ['{"hashes":{"0":{"height":1.5,"hash":"a"}}}', /a height and a hash/],
+    ['{"hashes":{"0":{"height":1,"hash":"not a hash"}}}', /43-character hashes/],
+  ]
+  for (const [text, message] of cuts) {
+    body = text
+    await t.rejects(api.cut(undefined, signal), { code: 'UPSTREAM_BAD_RESPONSE', message }, text)
+  }
+  const pages: Array<[string, RegExp]> = [
+    ['not json', /answer JSON/],
+    ['{"items":null}', /a page with items/],
+    ['{"limit":1,"items":[{"header":{}}],"next":null}', /full blocks, received one that does not decode/],
+  ]
+  for (const [text, message] of pages) {
+    body = text
+    await t.rejects(api.blockPage(0, {}, signal), { code: 'UPSTREAM_BAD_RESPONSE', message }, text)
+  }
+  body = '{"limit":0,"items":[],"next":"exclusive:AAAA"}'
+  t.same(await api.blockPage(0, {}, signal), { blocks: [], next: undefined }, "chainweb's last-page cursor ends the walk")
+})
+
+t.test('a query that matches nothing is an empty page in both profiles; schema checks when asked', async (t) => {
+  const source = await filledStore(t, 60, { seed: 'api-empty' })
+  const http = new HttpClient({ timeoutMs: 1000, maxSockets: 2 })
+  t.teardown(() => http.close())
+  const signal = new AbortController().signal
+  for (const profile of ['spec', 'chainweb'] as const) {
+    const upstream = await serveContract(t, source, profile)
+    const api = new UpstreamApi(await discoverUpstream(upstream.url, { http }), http, true)
+    t.same(await api.blockPage(0, { minheight: 10_000 }, signal), { blocks: [], next: undefined }, profile)
+    const head = source.cut().get(0)!
+    const branch = await api.branchPage(0, { lower: [head.hash], upper: [head.hash] }, {}, signal)
+    t.same(branch.blocks, [], `${profile}: an empty branch`)
+    const page = await api.blockPage(0, { limit: 2 }, signal)
+    t.equal(page.blocks.length, 2)
+    t.match(page.next, /^inclusive:/)
+    t.equal((await api.cut(undefined, signal)).size, 20, 'a cut that passes its schema')
+    api.checkUpdate(
+      `{"header":${(await source.getStoredHeader(head.hash))!.headerJson.toString().replace('"chainVersion"', profile === 'spec' ? '"chainVersion"' : '"chainwebVersion"')},"powHash":"${'0'.repeat(64)}","target":"${'f'.repeat(64)}","txCount":0}`,
+    )
+    t.throws(() => api.checkUpdate('{"header":{}}'), { code: 'UPSTREAM_BAD_RESPONSE' })
+  }
+})
+
+t.test('featureFlags above 2^53 come through exactly', async (t) => {
+  const source = await openStore({ path: freshFolder(t), network: 'test-singleton' })
+  t.teardown(() => source.close())
+  const [child] = mineLine(source.network, source.cut().get(0)!, 1)
+  const flags = (1n << 60n) + 3n
+  const header = mineHeader({ ...child!.header, featureFlags: flags })
+  await source.insert({ header, payload: child!.payload })
+  const upstream = await serveContract(t, source)
+  const http = new HttpClient({ timeoutMs: 1000, maxSockets: 2 })
+  t.teardown(() => http.close())
+  const api = new UpstreamApi(await discoverUpstream(upstream.url, { http }), http, false)
+  const page = await api.blockPage(0, { minheight: 1 }, new AbortController().signal)
+  t.equal(page.blocks[0]?.header.featureFlags, flags)
+  t.ok(page.blocks[0]?.header.hash.equals(header.hash))
+})
