@@ -21,6 +21,8 @@ export interface OperationSpec {
   readonly body?: { schema: SchemaName; example: string }
   /** The 200 answer: a description and its representations; the per-profile schemas are picked by `openapi.ts`. */
   readonly ok: { description: string; representations: readonly Representation[] }
+  /** A 503 answer that is not an error body (readiness): its description and representations. */
+  readonly unavailable?: { description: string; representations: readonly Representation[] }
   /** Errors this operation answers besides 405 (other methods) and 500, which every operation may answer. */
   readonly codes: readonly AnsweredCode[]
 }
@@ -265,6 +267,20 @@ export const operations: readonly OperationSpec[] = [
     tag: 'operator',
     parameters: [],
     ok: { description: 'metrics', representations: [{ mediaType: 'text/plain;version=0.0.4', schema: text }] },
+    codes: [],
+  },
+  {
+    path: '/ready',
+    method: 'get',
+    operationId: 'getReady',
+    summary: "Readiness for a load balancer: caught up with the upstream's cut within --max-lag and heard from lately (Accept ignored)",
+    tag: 'operator',
+    parameters: [],
+    ok: { description: 'fit to serve', representations: [{ mediaType: json, schema: 'ReadyBody' }] },
+    unavailable: {
+      description: 'not fit to serve: behind, stale or failed (the body says which)',
+      representations: [{ mediaType: json, schema: 'ReadyBody' }],
+    },
     codes: [],
   },
   {

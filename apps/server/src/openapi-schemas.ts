@@ -49,6 +49,29 @@ const NodeStatus = Type.Object({
   ),
 })
 
+/** The body of `GET /ready` (ready-route.ts), 200 and 503 alike. */
+const ReadyBody = Type.Object({
+  ready: Type.Boolean(),
+  phase: Type.String({ description: '`devnet`, or the ingest phase: `starting`, `copying`, `following`, `stopped`, `failed`' }),
+  lag: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 0 }), {
+    description: "chain id -> heights behind the best upstream's cut",
+  }),
+  maxLag: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  staleAfter: Type.Union([Type.Number({ minimum: 0, description: 'seconds' }), Type.Null()]),
+  upstreams: Type.Array(
+    Type.Object({
+      url: Type.String(),
+      state: Type.String(),
+      lastContact: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      lastError: Type.Union([
+        Type.Object({ code: Type.String(), message: Type.String(), at: Type.String({ format: 'date-time' }) }),
+        Type.Null(),
+      ]),
+      retries: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+})
+
 /** Schemas of the answers that @weft/types names only as parts: pages of headers and hashes, payload batches. */
 const answerSchemas = {
   HeaderBinaryText,
@@ -59,6 +82,7 @@ const answerSchemas = {
   PayloadList: Type.Array(Payload),
   PayloadWithOutputsList: Type.Array(PayloadWithOutputs),
   NodeStatus,
+  ReadyBody,
   OpenApiDocument: Type.Object({ openapi: Type.Literal('3.1.0'), paths: Type.Record(Type.String(), Type.Object({})) }),
 }
 

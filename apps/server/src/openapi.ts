@@ -60,15 +60,16 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
     typeof schema === 'string' ? ref(rules.name === 'chainweb' ? (chainwebNames[schema] ?? schema) : schema) : schema
   const paths: Record<string, Json> = {}
   for (const spec of operations) {
-    const content = Object.fromEntries(
-      spec.ok.representations.map((representation) => [
-        representation.mediaType,
-        {
-          schema: schemaOf(representation.schema),
-          ...(representation.example === undefined ? {} : { example: examples[representation.example] }),
-        },
-      ]),
-    )
+    const contentOf = (representations: readonly Representation[]): Json =>
+      Object.fromEntries(
+        representations.map((representation) => [
+          representation.mediaType,
+          {
+            schema: schemaOf(representation.schema),
+            ...(representation.example === undefined ? {} : { example: examples[representation.example] }),
+          },
+        ]),
+      )
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
@@ -82,7 +83,13 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
               content: { 'application/json': { schema: ref(spec.body.schema), example: examples[spec.body.example] } },
             },
           }),
-      responses: { 200: { description: spec.ok.description, content }, ...errorResponses(rules, spec.codes) },
+      responses: {
+        200: { description: spec.ok.description, content: contentOf(spec.ok.representations) },
+        ...(spec.unavailable === undefined
+          ? {}
+          : { 503: { description: spec.unavailable.description, content: contentOf(spec.unavailable.representations) } }),
+        ...errorResponses(rules, spec.codes),
+      },
     }
     const path = spec.path.replace('{base}', base)
     paths[path] = {

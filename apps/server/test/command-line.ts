@@ -110,7 +110,7 @@ t.test('help gives each flag its default', async (t) => {
     line('--network <name>'),
     /mainnet01 \| testnet06 \| testnet04 \| recap-development \| development \| test-singleton \(default development\)$/,
   )
-  t.match(line('--devnet / --no-devnet'), /\(default on for development, recap-development and test-singleton\)$/)
+  t.match(line('--devnet / --no-devnet'), /\(default on for development, recap-development and\s+test-singleton without --upstream\)$/)
   t.match(
     line('--emulate <release>'),
     /WEFT_EMULATE +chainweb profile: the chainweb-node release to answer as: 3\.2 \| 2\.32 \(default 3\.2\)$/,

@@ -71,7 +71,7 @@ t.test(
       live,
     )
     t.match(await page.textContent('#updated'), /^live, updated \d\d:\d\d:\d\d$/)
-    t.equal(await page.textContent('#ready'), 'devnet', 'no /ready route: the node shows its producer')
+    t.equal(await page.textContent('#ready'), 'ready', 'a devnet node is ready once its store is open')
     const rows = await page.$$eval('#chains tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))
     t.equal(rows.length, 20)
     const cut = server.store.cut()
