@@ -74,7 +74,8 @@ export const trafficOptions = {
   },
   maxPendingPayloads: {
     kind: count,
-    default: 512,
+    // Above an honest burst: a reorg 1,000 deep (chainweb profile), a window of 2,048 copied blocks.
+    default: 8192,
     help: '/block/updates events waiting for their payload read at most, past which the stream subscribers are cut',
   },
 } as const
