@@ -44,7 +44,7 @@ t.test('the traffic settings default to limits one heavy but honest client never
     maxPerClient: 256,
     maxStreamsPerClient: 2048,
     trustProxy: false,
-    concurrentReads: 8,
+    concurrentReads: 4,
     syncWrites: false,
   })
   t.ok(config.maxPerClient >= 100, 'an indexer with 100 parallel requests')
