@@ -10,6 +10,7 @@ import { openStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import { fail, send, serve } from './child.js'
 import { sampleBlocks } from './figures/inserts.js'
+import { knownBlocks } from './reliability/known.js'
 
 /** What the bench asks of a follower process. */
 export interface FollowerProcessConfig {
@@ -39,6 +40,10 @@ async function main(): Promise<void> {
         send({ type: 'status', inserted: status.inserted, phase: status.phase, retries: status.retries, at: performance.now() })
         break
       }
+      case 'known':
+        // What the reliability bench's read load may ask for: the blocks copied so far.
+        send({ type: 'known', known: await knownBlocks(server.store) })
+        break
       case 'stop-ingest':
         await ingest.stop()
         send({ type: 'ingest-stopped' })

@@ -1,11 +1,12 @@
 import { connect, type Socket } from 'node:net'
 import autocannon from 'autocannon'
-import type { KnownBlocks } from './node-process.js'
+import type { KnownBlocks } from './known.js'
 
 const base = '/chain/0.0/development'
 
 /** The mixed reads of a heavy client: pages of blocks, headers and hashes, branches, payload batches, the cut, /info. */
-export function mixedReads(known: KnownBlocks, heights: number): autocannon.Request[] {
+export function mixedReads(known: KnownBlocks): autocannon.Request[] {
+  const heights = known.heights
   const requests: autocannon.Request[] = []
   const json = { 'content-type': 'application/json' }
   for (let chain = 0; chain < 20; chain++) {
@@ -15,9 +16,19 @@ export function mixedReads(known: KnownBlocks, heights: number): autocannon.Requ
     if (chain % 2 === 0) requests.push({ method: 'GET', path: `${base}/chain/${chain}/header?limit=360` })
     if (chain % 4 === 0) requests.push({ method: 'GET', path: `${base}/chain/${chain}/hash?minheight=${minheight}` })
     if (chain % 3 === 0 && head !== undefined)
-      requests.push({ method: 'POST', path: `${base}/chain/${chain}/block/branch?limit=50`, headers: json, body: JSON.stringify({ upper: [head] }) })
+      requests.push({
+        method: 'POST',
+        path: `${base}/chain/${chain}/block/branch?limit=50`,
+        headers: json,
+        body: JSON.stringify({ upper: [head] }),
+      })
     if (chain % 5 === 0)
-      requests.push({ method: 'POST', path: `${base}/chain/${chain}/payload/outputs/batch`, headers: json, body: JSON.stringify(known.payloads) })
+      requests.push({
+        method: 'POST',
+        path: `${base}/chain/${chain}/payload/outputs/batch`,
+        headers: json,
+        body: JSON.stringify(known.payloads),
+      })
     if (chain % 5 === 1) requests.push({ method: 'GET', path: `${base}/cut` }, { method: 'GET', path: '/info' })
   }
   return requests
@@ -48,7 +59,10 @@ export async function readLoad(url: string, requests: autocannon.Request[], conn
  * Clients that ask and never read: event streams of both kinds and pages of 360 blocks. What the node
  * writes them piles up in the kernel's buffers, then in the node's, until it cuts them or they leave.
  */
-export async function stalledClients(port: number, counts: { blockStreams: number; headerStreams: number; pages: number }): Promise<Socket[]> {
+export async function stalledClients(
+  port: number,
+  counts: { blockStreams: number; headerStreams: number; pages: number },
+): Promise<Socket[]> {
   const paths = [
     ...Array<string>(counts.blockStreams).fill(`${base}/block/updates`),
     ...Array<string>(counts.headerStreams).fill(`${base}/header/updates`),

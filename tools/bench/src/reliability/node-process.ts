@@ -5,6 +5,7 @@ import { fill } from '@weft/devnet'
 import { startServer } from '@weft/server'
 import { openStore } from '@weft/store'
 import { fail, send, serve } from '../child.js'
+import { knownBlocks } from './known.js'
 
 /** What the bench asks of the node process. */
 export interface ReliabilityNodeConfig {
@@ -14,12 +15,6 @@ export interface ReliabilityNodeConfig {
   /** Seconds between blocks of a chain for the producer; absent: no producer. */
   readonly blockDelay?: number
   readonly concurrentReads: number
-}
-
-/** The hashes the load's requests name: each chain's head, and some payloads. */
-export interface KnownBlocks {
-  readonly heads: Record<string, string>
-  readonly payloads: string[]
 }
 
 function rss(): { rss: number; heapUsed: number } {
@@ -48,13 +43,7 @@ async function main(): Promise<void> {
   server.store.subscribe((event) => {
     if (event.type === 'inserted') inserted++
   })
-  const payloads: string[] = []
-  for await (const item of server.store.range({ chain: 0, minheight: 1 })) {
-    payloads.push(item.payloadHash.toString('base64url'))
-    if (payloads.length >= 20) break
-  }
-  const heads = Object.fromEntries([...server.store.cut()].map(([chain, header]) => [String(chain), header.hash.toString('base64url')]))
-  send({ type: 'ready', url: server.url, known: { heads, payloads } satisfies KnownBlocks, ...rss() })
+  send({ type: 'ready', url: server.url, known: await knownBlocks(server.store), ...rss() })
   serve(async (message) => {
     if (message.type === 'count') send({ type: 'count', inserted, at: performance.timeOrigin + performance.now(), ...rss() })
     else if (message.type === 'gc') {

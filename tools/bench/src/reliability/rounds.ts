@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Child, type Message, startChild } from '../child.js'
+import type { KnownBlocks } from './known.js'
 import { type LoadRun, mixedReads, readLoad, stalledClients } from './load.js'
-import type { KnownBlocks, ReliabilityNodeConfig } from './node-process.js'
+import type { ReliabilityNodeConfig } from './node-process.js'
 
 type Ready = Message & { url: string; known: KnownBlocks; rss: number }
 type Count = Message & { inserted: number; at: number; rss: number; heapUsed: number }
@@ -37,7 +38,7 @@ export async function producerShare(
   options: { pairs: number; seconds: number; connections: number },
 ): Promise<ProducerShare> {
   const { child, ready } = await startReliabilityNode(config)
-  const requests = mixedReads(ready.known, Math.floor(config.prefill / 20))
+  const requests = mixedReads(ready.known)
   const share: ProducerShare = { idle: [], loaded: [], loads: [] }
   const rate = (from: Count, to: Count): number => ((to.inserted - from.inserted) * 1000) / (to.at - from.at)
   try {
@@ -70,12 +71,14 @@ export interface MemoryRounds {
   readonly collected: number[]
   /** RSS while the round ran, at its end. */
   readonly peak: number[]
+  /** The JavaScript heap in use after each round's collection. */
+  readonly heap: number[]
   readonly loads: LoadRun[]
 }
 
 /**
  * Rounds of `connections` clients of mixed reads for `seconds`, with stalled clients (50 block
- * streams, 50 header streams, 20 unread pages) and blocks fed to the streams meanwhile; after
+ * streams, 50 header streams, 20 unread pages) and, with `feedBlocks`, blocks written meanwhile; after
  * each, the stalled clients leave and the node idles for `settleSeconds` before its RSS is read.
  */
 export async function memoryRounds(
@@ -83,14 +86,22 @@ export async function memoryRounds(
   options: { rounds: number; seconds: number; settleSeconds: number; connections: number; feedBlocks: number },
 ): Promise<MemoryRounds> {
   const { child, ready } = await startReliabilityNode(config)
-  const requests = mixedReads(ready.known, Math.floor(config.prefill / 20))
+  const requests = mixedReads(ready.known)
   const port = Number(new URL(ready.url).port)
-  const result = { fresh: ready.rss, start: 0, settled: [] as number[], collected: [] as number[], peak: [] as number[], loads: [] as LoadRun[] }
-  const settle = async (): Promise<{ settled: number; collected: number }> => {
+  const result = {
+    fresh: ready.rss,
+    start: 0,
+    settled: [] as number[],
+    collected: [] as number[],
+    peak: [] as number[],
+    heap: [] as number[],
+    loads: [] as LoadRun[],
+  }
+  const settle = async (): Promise<{ settled: number; collected: number; heap: number }> => {
     await sleep(options.settleSeconds * 1000)
     const settled = (await count(child)).rss
-    const collected = (await child.ask<Count>({ type: 'gc' }, 'gc')).rss
-    return { settled, collected }
+    const collected = await child.ask<Count>({ type: 'gc' }, 'gc')
+    return { settled, collected: collected.rss, heap: collected.heapUsed }
   }
   try {
     await readLoad(ready.url, requests, 8, 2)
@@ -99,17 +110,21 @@ export async function memoryRounds(
       const stalled = await stalledClients(port, { blockStreams: 50, headerStreams: 50, pages: 20 })
       const load = readLoad(ready.url, requests, options.connections, options.seconds)
       // Blocks for the streams while the load runs: the stalled ones fall behind and are cut.
-      for (let feed = 0; feed < 3; feed++) {
+      for (let feed = 0; feed < 3 && options.feedBlocks > 0; feed++) {
         await child.ask({ type: 'feed', blocks: options.feedBlocks }, 'fed')
         await sleep((options.seconds * 1000) / 4)
       }
       result.loads.push(await load)
       result.peak.push((await count(child)).rss)
       for (const socket of stalled) socket.destroy()
-      const { settled, collected } = await settle()
+      const { settled, collected, heap } = await settle()
       result.settled.push(settled)
       result.collected.push(collected)
-      process.stderr.write(`bench: round ${round + 1}: RSS ${(settled / 2 ** 20).toFixed(0)} MiB settled, ${(collected / 2 ** 20).toFixed(0)} MiB collected\n`)
+      result.heap.push(heap)
+      const MiB = (bytes: number): string => (bytes / 2 ** 20).toFixed(0)
+      process.stderr.write(
+        `bench:reliability: round ${round + 1}: RSS ${MiB(settled)} MiB settled, ${MiB(collected)} MiB collected, heap ${MiB(heap)} MiB\n`,
+      )
     }
   } finally {
     await stopReliabilityNode(child)
