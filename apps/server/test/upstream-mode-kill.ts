@@ -11,18 +11,31 @@ import { assertSameNode, caughtUp, freshFolder, getText, startFollower, until } 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const base = '/chain/0.0/development'
 
+// Five process starts and a restart's catch-up: on a loaded 2-core machine this file needs more than the suite's 120 s.
+t.setTimeout(300_000)
+// A follower left running (this file timed out) would hold the runner's stderr open: kill it on the way out, whatever the way.
+const children = new Set<ChildProcess>()
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL')
+})
+
 // Starts the built `weft-server` as a user would; resolves with the process and its URL once it listens.
 async function spawnFollower(upstream: string, data: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [cli, '--upstream', upstream, '--data', data, '--port', '0', '--log-level', 'silent'], {
+  // Info level: the server's JSON log line `listening` carries its URL.
+  const child = spawn(process.execPath, [cli, '--upstream', upstream, '--data', data, '--port', '0', '--log-level', 'info'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   children.add(child)
   child.once('exit', () => children.delete(child))
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve)
+  const url = await new Promise<string>((resolve, reject) => {
+    // The reader keeps draining the log after this, so the child never blocks on a full pipe.
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const entry = JSON.parse(line) as { msg?: string; url?: string }
+      if (entry.msg === 'listening' && entry.url !== undefined) resolve(entry.url)
+    })
     child.once('exit', (code) => reject(new Error(`weft-server exited with ${code} before listening`)))
   })
-  return { child, url: /listening on (\S+)/.exec(line)![1]! }
+  return { child, url }
 }
 
 async function sigkill(child: ChildProcess): Promise<void> {
@@ -32,14 +45,6 @@ async function sigkill(child: ChildProcess): Promise<void> {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-// Five process starts and a restart's catch-up: on a loaded 2-core machine this file needs more than the suite's 120 s.
-t.setTimeout(300_000)
-// A follower left running (this file timed out) would hold the runner's stderr open: kill it on the way out, whatever the way.
-const children = new Set<ChildProcess>()
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL')
-})
 
 t.test(
   'a follower killed with SIGKILL five times, during its copy and while following, ends with every page of its upstream',

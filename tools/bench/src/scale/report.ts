@@ -4,6 +4,7 @@ import type { ScaleStore } from './dataset.js'
 import type { Resident } from './memory.js'
 import { type Latency, type QueryKind, queryKinds } from './serving.js'
 import type { StreamsAtScale } from './streams.js'
+import type { SnapshotFigure, SyncFigure } from './transfer.js'
 
 /** One store's part of the results. */
 export interface ScaleSide {
@@ -16,6 +17,40 @@ export interface ScaleSide {
 
 const mb = (bytes: number): string => `${round(bytes / 2 ** 20, 1)} MB`
 const count = (n: number): string => Math.round(n).toLocaleString('en-US')
+
+/** How blocks move between Wefts: a follower's copy of the large store and a snapshot of the small one. */
+export interface Transfers {
+  readonly sync: SyncFigure
+  readonly snapshot: SnapshotFigure
+}
+
+/** The transfer figures as a Markdown table, each against the validated insert floor of the same run. */
+export function formatTransfers({ sync, snapshot }: Transfers): string {
+  return markdownTable([
+    ['transfer', 'blocks/s', 'validated insert floor', 'ratio', 'target'],
+    [
+      `Weft-to-Weft sync, fresh follower of the large store (${count(sync.blocks)} blocks in ${sync.seconds} s)`,
+      count(sync.rate),
+      count(sync.floor),
+      String(sync.ratio),
+      '>= 0.7',
+    ],
+    [
+      `snapshot export (${count(snapshot.blocks)} blocks)`,
+      count(snapshot.exportPerSecond),
+      count(sync.floor),
+      String(round(snapshot.exportPerSecond / sync.floor, 2)),
+      '',
+    ],
+    [
+      `snapshot import, validated (${count(snapshot.fileBytesPerBlock)} file bytes per block)`,
+      count(snapshot.importPerSecond),
+      count(sync.floor),
+      String(round(snapshot.importPerSecond / sync.floor, 2)),
+      '>= 1',
+    ],
+  ])
+}
 
 /** The scale figures as a Markdown table: the small store, the large one, and their ratio where one is bounded; then the event streams. */
 export function formatScaleReport(sides: readonly ScaleSide[], streams: StreamsAtScale | undefined): string {

@@ -11,9 +11,10 @@ import { repoRoot } from '../paths.js'
 import { analyseStore } from './analyse.js'
 import { ensureScaleStore, type ScaleStore } from './dataset.js'
 import { residentMemory } from './memory.js'
-import { formatScaleReport, type ScaleSide } from './report.js'
+import { formatScaleReport, formatTransfers, type ScaleSide } from './report.js'
 import { servingLatencies } from './serving.js'
 import { eventStreamsAtScale } from './streams.js'
+import { snapshotRoundTrip, weftToWeftSync } from './transfer.js'
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '300' },
     subscribers: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '10' },
+    'sync-seconds': { type: 'string', default: '30' },
   },
 })
 const log = (line: string): void => void process.stderr.write(`bench:scale: ${line}\n`)
@@ -59,6 +61,8 @@ async function main(): Promise<void> {
     // After a collection, so that what remains is what the node keeps, not garbage of the queries.
     await Promise.all(servers.map(({ child }) => child.ask({ type: 'memory' }, 'memory')))
     const rss = servers.map(({ child }) => residentMemory(child.pid))
+    log('a fresh follower copying the large store (Weft-to-Weft sync)')
+    const sync = await weftToWeftSync(servers[1]!.url, large.network, Number(values['sync-seconds']))
     const sides: ScaleSide[] = [small, large].map((store, index) => ({
       store,
       atRest: atRest[index]!,
@@ -69,10 +73,12 @@ async function main(): Promise<void> {
       await child.ask({ type: 'close' }, 'closed')
       child.kill()
     }
+    log('a snapshot of the small store, exported and imported')
+    const transfers = { sync, snapshot: await snapshotRoundTrip(small.path, small.network) }
     const streams = await eventStreamsAtScale(Number(values.subscribers), Number(values.seconds))
-    const results = { machine, sides, streams }
+    const results = { machine, sides, transfers, streams }
     writeFileSync(join(repoRoot, 'bench-scale-results.json'), `${JSON.stringify(results, null, 2)}\n`)
-    process.stdout.write(`${formatScaleReport(sides, streams)}\n`)
+    process.stdout.write(`${formatScaleReport(sides, streams)}\n\n${formatTransfers(transfers)}\n`)
     log(`wrote ${join(repoRoot, 'bench-scale-results.json')}`)
   } finally {
     for (const { child } of servers) {

@@ -1,0 +1,91 @@
+// How fast blocks move between Wefts: a follower's validated copy from a node serving the scale
+// store (Weft-to-Weft initial sync), and a snapshot's export and import. Both against the validated
+// insert floor measured in the same run (insertMany of the blocks the follower copied).
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { importSnapshot, openStore, snapshotFileStream } from '@weft/store'
+import type { NetworkName } from '@weft/types'
+import { type Message, startChild } from '../child.js'
+import { round } from '../figure.js'
+
+/** The Weft-to-Weft sync figure: a fresh follower's copy rate over loopback against the validated insert floor. */
+export interface SyncFigure {
+  /** Blocks per second the follower wrote (validated), its first second left out. */
+  readonly rate: number
+  readonly blocks: number
+  readonly seconds: number
+  /** Blocks per second of insertMany (calls of 1,000, parent first) of the same blocks into a fresh store, same process. */
+  readonly floor: number
+  readonly ratio: number
+}
+
+/** The snapshot figures of one store. */
+export interface SnapshotFigure {
+  readonly blocks: number
+  readonly exportPerSecond: number
+  readonly importPerSecond: number
+  readonly fileBytesPerBlock: number
+}
+
+interface FollowerStatus extends Message {
+  readonly inserted: number
+  readonly at: number
+}
+
+/** Starts a Weft following `upstream` into an empty store, measures its copy for `seconds`, then the insert floor on what it copied. */
+export async function weftToWeftSync(upstream: string, network: NetworkName, seconds: number): Promise<SyncFigure> {
+  const child = startChild('follower-process.js', [JSON.stringify({ upstream, network })])
+  try {
+    await child.next('ready')
+    await sleep(1000)
+    const before = await child.ask<FollowerStatus>({ type: 'status' }, 'status')
+    await sleep(seconds * 1000)
+    const after = await child.ask<FollowerStatus>({ type: 'status' }, 'status')
+    await child.ask({ type: 'stop-ingest' }, 'ingest-stopped')
+    const floor = await child.ask<Message & { blocks: number; seconds: number }>({ type: 'insert-floor' }, 'insert-floor')
+    await child.ask({ type: 'close' }, 'closed')
+    const elapsed = (after.at - before.at) / 1000
+    const rate = (after.inserted - before.inserted) / elapsed
+    const floorRate = floor.blocks / floor.seconds
+    return {
+      rate: round(rate),
+      blocks: after.inserted - before.inserted,
+      seconds: round(elapsed, 1),
+      floor: round(floorRate),
+      ratio: round(rate / floorRate, 2),
+    }
+  } finally {
+    child.kill()
+  }
+}
+
+/** Exports a snapshot of the store at `path` (no server holds it) to a file, imports it into a new folder, and times both. */
+export async function snapshotRoundTrip(path: string, network: NetworkName): Promise<SnapshotFigure> {
+  const folder = mkdtempSync(join(tmpdir(), 'weft-bench-snapshot-'))
+  try {
+    const file = join(folder, 'store.snapshot.gz')
+    const store = await openStore({ path, network })
+    let exportSeconds: number
+    try {
+      const started = performance.now()
+      await pipeline(snapshotFileStream(store.snapshot()), createWriteStream(file))
+      exportSeconds = (performance.now() - started) / 1000
+    } finally {
+      await store.close()
+    }
+    const started = performance.now()
+    const imported = await importSnapshot(createReadStream(file), { path: join(folder, 'imported'), network })
+    const importSeconds = (performance.now() - started) / 1000
+    return {
+      blocks: imported.blocks,
+      exportPerSecond: round(imported.blocks / exportSeconds),
+      importPerSecond: round(imported.blocks / importSeconds),
+      fileBytesPerBlock: round(statSync(file).size / imported.blocks),
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,123 @@
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { backends, isUp, startHaproxy, waitForServers } from './haproxy.js'
+import { isOk } from './http.js'
+import { freePort } from './ports.js'
+import { type Proc, startNode } from './processes.js'
+import { waitFor } from './wait.js'
+
+/** The example HAProxy configuration, run as it is with addresses from the environment. */
+const haproxyConfig: string = fileURLToPath(new URL('../../../deploy/haproxy.cfg', import.meta.url))
+
+// weft-server's bin, beside the entry point of @weft/server.
+const serverCli = fileURLToPath(new URL('./cli.js', import.meta.resolve('@weft/server')))
+
+/** The network every node serves and the base path of its routes (spec profile). */
+const network = 'development'
+/** The spec profile's base path of `network`. */
+export const base = `/chain/0.0/${network}`
+
+/** What the topology is started with. */
+export interface ClusterOptions {
+  /** The run's folder: stores and logs. */
+  readonly dir: string
+  /** The devnet producer's seconds between blocks of a chain. */
+  readonly blockDelay: number
+  /** The devnet producer's fork probability per block. */
+  readonly forkRate: number
+  /** HAProxy's health-check interval (`inter`). */
+  readonly checkInter: string
+  /** Milliseconds allowed for a node to listen, or to become ready. */
+  readonly timeout: number
+}
+
+/** One weft-server of the topology. */
+export interface ClusterNode {
+  readonly name: string
+  readonly data: string
+  proc: Proc
+  url: string
+  port: number
+}
+
+/** The running topology. */
+export interface Cluster {
+  readonly devnet: ClusterNode
+  readonly ingest: ClusterNode
+  readonly replicas: readonly ClusterNode[]
+  /** HAProxy's frontend: what clients use. */
+  readonly lb: string
+  /** HAProxy's stats page. */
+  readonly stats: string
+  readonly haproxy: Proc
+  /** Milliseconds from the start to each milestone. */
+  readonly timings: Readonly<Record<string, number>>
+}
+
+/** The names of the replicas in deploy/haproxy.cfg (its `server` lines). */
+export const replicaNames = ['replica1', 'replica2', 'replica3'] as const
+
+async function node(options: ClusterOptions, name: string, args: readonly string[], port = 0, log = name): Promise<ClusterNode> {
+  const data = join(options.dir, name)
+  const flags = ['--host', '127.0.0.1', '--port', String(port), '--data', data, '--network', network, '--log-level', 'info']
+  const { proc, url } = await startNode(name, serverCli, [...flags, ...args], join(options.dir, `${log}.log`), options.timeout)
+  return { name, data, proc, url, port: Number(new URL(url).port) }
+}
+
+/** Waits until the node's GET /ready answers 200. */
+export function waitReady(target: ClusterNode, timeout: number): Promise<true> {
+  return waitFor(
+    `${target.name} (${target.url}) to answer 200 on /ready`,
+    async () => ((await isOk(`${target.url}/ready`)) ? true : undefined),
+    timeout,
+    250,
+  )
+}
+
+/**
+ * Starts a devnet node, an ingest node following it, three replicas following the ingest node and
+ * HAProxy in front of the replicas, each waited for in turn (listening, then ready).
+ */
+export async function startCluster(options: ClusterOptions, progress: (line: string) => void): Promise<Cluster> {
+  const start = performance.now()
+  const timings: Record<string, number> = {}
+  const mark = (name: string): void => {
+    timings[name] = Math.round(performance.now() - start)
+  }
+  const devnet = await node(options, 'devnet', [
+    '--devnet',
+    '--block-delay',
+    String(options.blockDelay),
+    '--fork-rate',
+    String(options.forkRate),
+  ])
+  progress(`devnet node at ${devnet.url} (block delay ${options.blockDelay} s, fork rate ${options.forkRate})`)
+  const ingest = await node(options, 'ingest', ['--upstream', devnet.url])
+  await waitReady(ingest, options.timeout)
+  mark('ingestReady')
+  progress(`ingest node at ${ingest.url}, ready`)
+  const replicas = await Promise.all(replicaNames.map((name) => node(options, name, ['--upstream', ingest.url])))
+  await Promise.all(replicas.map((replica) => waitReady(replica, options.timeout)))
+  mark('replicasReady')
+  progress(`replicas at ${replicas.map((r) => r.url).join(', ')}, ready`)
+  const [lbPort, statsPort] = [await freePort(), await freePort()]
+  const env: NodeJS.ProcessEnv = {
+    WEFT_LB_BIND: `127.0.0.1:${lbPort}`,
+    WEFT_LB_STATS: `127.0.0.1:${statsPort}`,
+    WEFT_LB_CHECK_INTER: options.checkInter,
+    ...Object.fromEntries(replicas.map((replica, i) => [`WEFT_REPLICA_${i + 1}`, `127.0.0.1:${replica.port}`])),
+  }
+  const haproxy = startHaproxy(haproxyConfig, env, join(options.dir, 'haproxy.log'))
+  const stats = `http://127.0.0.1:${statsPort}`
+  await waitForServers(stats, replicaNames, isUp, `HAProxy to mark every replica up in ${backends.join(' and ')}`, options.timeout)
+  mark('haproxyUp')
+  progress(`HAProxy at http://127.0.0.1:${lbPort} (stats ${stats}), every replica up`)
+  return { devnet, ingest, replicas, lb: `http://127.0.0.1:${lbPort}`, stats, haproxy, timings }
+}
+
+/** Starts a replica again on its data folder and port (HAProxy knows it by its address). */
+export async function restartReplica(options: ClusterOptions, cluster: Cluster, replica: ClusterNode): Promise<void> {
+  const again = await node(options, replica.name, ['--upstream', cluster.ingest.url], replica.port, `${replica.name}.restart`)
+  replica.proc = again.proc
+  replica.url = again.url
+}
