@@ -96,7 +96,7 @@ export async function startCluster(options: ClusterOptions, progress: (line: str
   await waitReady(ingest, options.timeout)
   mark('ingestReady')
   progress(`ingest node at ${ingest.url}, ready`)
-  const replicas = await Promise.all(replicaNames.map((name) => node(options, name, ['--upstream', ingest.url])))
+  const replicas = await Promise.all(replicaNames.map((name) => node(options, name, ['--upstream', ingest.url, '--trust-proxy'])))
   await Promise.all(replicas.map((replica) => waitReady(replica, options.timeout)))
   mark('replicasReady')
   progress(`replicas at ${replicas.map((r) => r.url).join(', ')}, ready`)
@@ -117,7 +117,7 @@ export async function startCluster(options: ClusterOptions, progress: (line: str
 
 /** Starts a replica again on its data folder and port (HAProxy knows it by its address). */
 export async function restartReplica(options: ClusterOptions, cluster: Cluster, replica: ClusterNode): Promise<void> {
-  const again = await node(options, replica.name, ['--upstream', cluster.ingest.url], replica.port, `${replica.name}.restart`)
+  const again = await node(options, replica.name, ['--upstream', cluster.ingest.url, '--trust-proxy'], replica.port, `${replica.name}.restart`)
   replica.proc = again.proc
   replica.url = again.url
 }
