@@ -1,6 +1,7 @@
 import { request } from 'node:http'
 import t from 'tap'
 import { peerAddress } from '../src/common-headers.js'
+import { nodeVersion } from '../src/index.js'
 import { filledFolder, startNode } from './fixtures/node.js'
 
 // One devnet-filled folder (20 chains, with forks) for the whole file: every test opens a node on it in turn.
@@ -80,7 +81,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
       t.equal(response.headers['x-peer-addr'], `127.0.0.1:${response.localPort}`, `${label}: x-peer-addr`)
       const timestamp = Number(response.headers['x-server-timestamp'])
       t.ok(Number.isInteger(timestamp) && timestamp >= before && timestamp <= after, `${label}: x-server-timestamp`)
-      t.equal(response.headers[versionHeader], profile === 'spec' ? '0.0.0' : '3.2', `${label}: node version`)
+      t.equal(response.headers[versionHeader], profile === 'spec' ? nodeVersion : '3.2', `${label}: node version`)
       t.equal(response.headers['access-control-allow-origin'], '*', `${label}: CORS`)
     }
   })

@@ -2,6 +2,7 @@ import { encodeHash } from '@weft/hash-text'
 import type { NodeInfo, Problem } from '@weft/types'
 import t, { type Test } from 'tap'
 import { answeredCodes, errorTables } from '../src/error-table.js'
+import { nodeVersion } from '../src/index.js'
 import { chainBlocks, filledFolder, postRaw, type RawResponse, send, sendJson, startNode } from './fixtures/node.js'
 
 // One devnet-filled folder (20 chains, with forks) for the whole file: every test opens a node on it in turn.
@@ -36,7 +37,7 @@ t.test('spec profile: every row of the profile table', async (t) => {
   t.equal((await send(`${base}/chain/0/block?limit=1`)).status, 200, 'base path /chain/0.0/{network}')
   t.equal((await send(`${server.url}/chainweb/0.0/development/chain/0/block`)).status, 404, 'the other base path is unknown')
   const page = await send(`${base}/chain/0/block?minheight=${tip.height}`)
-  t.equal(page.headers['x-chain-node-version'], '0.0.0')
+  t.equal(page.headers['x-chain-node-version'], nodeVersion, 'the package version')
   t.notOk('x-chainweb-node-version' in page.headers)
   const parsed = JSON.parse(page.body.toString('utf8'))
   t.equal(parsed.next, null, 'next of the last page is null')

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { decodeU256, getNetwork, inHashMapOrder } from '@weft/block'
 import type { ChainwebBlockPage, Cut, NodeInfo } from '@weft/types'
 import t from 'tap'
+import { nodeVersion } from '../src/index.js'
 import { type BlockRef, chainBlocks, filledFolder, send, sendJson, startNode } from './fixtures/node.js'
 import { cutAndInfo } from './fixtures/vectors.js'
 
@@ -46,7 +47,7 @@ t.test("info carries the network facts in the profile's units", async (t) => {
   t.same(info.json.nodeHistoricalChains, info.json.nodeGraphHistory)
   t.same(
     [info.json.nodeApiVersion, info.json.nodeVersion, info.json.nodePackageVersion, info.json.nodeServiceDate],
-    ['0.0', 'development', '0.0.0', '2030-01-02T00:00:00Z'],
+    ['0.0', 'development', nodeVersion, '2030-01-02T00:00:00Z'],
   )
   const defaulted = await startNode(t, { data: t.testdir(), network: 'test-singleton', profile: 'chainweb', emulate: '2.32' })
   const singleton = await sendJson<NodeInfo>(`${defaulted.url}/info`)
