@@ -52,6 +52,14 @@ async function main(): Promise<void> {
       port: 0,
       devnet: false,
       logLevel: 'warn',
+      // Every bench client comes from 127.0.0.1: bench:scale's 10,000 subscribers are one address,
+      // past the per-client default (2,048 streams) meant for one honest host.
+      maxConnections: 50_000,
+      maxStreamsPerClient: 50_000,
+      // 10,000 streams opening at once wait their turn to be accepted and parsed: node's own defaults
+      // (60 s, 120 s) rather than the node's 10 s and 30 s, which are for hostile clients.
+      headersTimeout: 60,
+      requestTimeout: 120,
     })
     store = server.store
     url = server.url
