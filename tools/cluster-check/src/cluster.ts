@@ -117,7 +117,13 @@ export async function startCluster(options: ClusterOptions, progress: (line: str
 
 /** Starts a replica again on its data folder and port (HAProxy knows it by its address). */
 export async function restartReplica(options: ClusterOptions, cluster: Cluster, replica: ClusterNode): Promise<void> {
-  const again = await node(options, replica.name, ['--upstream', cluster.ingest.url, '--trust-proxy'], replica.port, `${replica.name}.restart`)
+  const again = await node(
+    options,
+    replica.name,
+    ['--upstream', cluster.ingest.url, '--trust-proxy'],
+    replica.port,
+    `${replica.name}.restart`,
+  )
   replica.proc = again.proc
   replica.url = again.url
 }
