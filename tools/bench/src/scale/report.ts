@@ -59,34 +59,19 @@ export function formatScaleReport(sides: readonly ScaleSide[], streams: StreamsA
     ['figure', `${count(small.atRest.blocks)} blocks`, `${count(large.atRest.blocks)} blocks`, 'large / small', 'target'],
   ]
   const fill = (side: ScaleSide): number => side.store.build.blocks / side.store.build.insertSeconds
-  rows.push(['fill rate (validated inserts, blocks/s)', count(fill(small)), count(fill(large)), '', ''])
-  rows.push([
-    'fill rate / hashing alone on all cores',
-    String(round(fill(small) / small.store.build.hashingFloor, 2)),
-    String(round(fill(large) / large.store.build.hashingFloor, 2)),
-    '',
-    '>= 0.8',
-  ])
-  rows.push([
-    'disk bytes per block',
-    count(small.atRest.diskBytes / small.atRest.blocks),
-    count(large.atRest.diskBytes / large.atRest.blocks),
-    '',
-    '',
-  ])
-  rows.push([
-    'index bytes per block',
-    count(small.atRest.indexBytes / small.atRest.blocks),
-    count(large.atRest.indexBytes / large.atRest.blocks),
-    '',
-    '',
-  ])
-  rows.push(['store open', `${round(small.atRest.openMs)} ms`, `${round(large.atRest.openMs)} ms`, '', '< 5 s'])
+  // A row of one figure on each side, with no ratio.
+  const perSide = (figure: string, value: (side: ScaleSide) => string, target = ''): void =>
+    void rows.push([figure, value(small), value(large), '', target])
+  perSide('fill rate (validated inserts, blocks/s)', (side) => count(fill(side)))
+  perSide('fill rate / hashing alone on all cores', (side) => String(round(fill(side) / side.store.build.hashingFloor, 2)), '>= 0.8')
+  perSide('disk bytes per block', (side) => count(side.atRest.diskBytes / side.atRest.blocks))
+  perSide('index bytes per block', (side) => count(side.atRest.indexBytes / side.atRest.blocks))
+  perSide('store open', (side) => `${round(side.atRest.openMs)} ms`, '< 5 s')
   const fillMemory = (build: ScaleSide['store']['build']): string =>
     `${mb(build.rssPeak)} / ${mb(build.rssSteady)} (own ${mb(build.anonPeak)} / ${mb(build.anonSteady)})`
   const serveMemory = (memory: Resident): string => `${mb(memory.rss)} (own ${mb(memory.anon)}, mapped files ${mb(memory.file)})`
-  rows.push(['RSS while filling, peak / steady', fillMemory(small.store.build), fillMemory(large.store.build), '', '< 300 MB'])
-  rows.push(['RSS serving', serveMemory(small.servingMemory), serveMemory(large.servingMemory), '', '< 300 MB'])
+  perSide('RSS while filling, peak / steady', (side) => fillMemory(side.store.build), '< 300 MB')
+  perSide('RSS serving', (side) => serveMemory(side.servingMemory), '< 300 MB')
   for (const kind of queryKinds) {
     const bounded = kind === 'page-tip' || kind === 'page-deep' || kind === 'branch'
     rows.push([
