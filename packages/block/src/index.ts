@@ -48,4 +48,4 @@ export {
   TWENTY_CHAIN_GRAPH,
 } from './networks.js'
 export { decodeU256, encodeU256, MAX_U256 } from './u256.js'
-export { type BlockWork, checkBlockWork, validateBlock, type WorkViolation } from './validate.js'
+export { type BlockWork, checkBlockWork, validateBlock, validateHeader, type WorkViolation } from './validate.js'

@@ -106,7 +106,14 @@ export function validateBlock(
   network: Network,
   work: BlockWork = checkBlockWork(block),
 ): BlockValidationError[] {
-  const h = block.header
+  return validateHeader(block.header, parent, network, work)
+}
+
+/**
+ * `validateBlock` for a block whose hashing checks were done elsewhere (`work`, computed by
+ * `checkBlockWork` where the payload is, a worker thread say): the header is all it needs.
+ */
+export function validateHeader(h: Header, parent: Header | undefined, network: Network, work: BlockWork): BlockValidationError[] {
   const violations: BlockValidationError[] = []
   const violation = (code: BlockViolationCode, message: string, cause?: unknown): void => {
     violations.push(new BlockValidationError(code, message, cause === undefined ? undefined : { cause }))

@@ -1,7 +1,7 @@
-import type { Block, Header, Network } from '@weft/block'
+import { type Block, type Header, InvalidEncodingError, type Network } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
 import { adjacentLookup, readNamedBlocks, refusal } from './block-checks.js'
-import type { EncodedBlock } from './block-encoding.js'
+import { type EncodedBlock, encodedHeader } from './block-encoding.js'
 import type { BlockReads } from './block-reads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
@@ -27,6 +27,14 @@ interface PreparedBatch {
   readonly heads: HeadsDraft
   // The node's cut once the batch is written (the one before it when the batch does not move it).
   readonly cut: ReadonlyMap<number, Header>
+}
+
+// A batch of an insertMany call, validated by the pool: each block's header and encoding, and, when
+// a text of the batch is not a block, the error to throw once the blocks before it are written.
+interface EncodedBatch {
+  readonly headers: readonly Header[]
+  readonly encoded: readonly EncodedBlock[]
+  readonly unreadable?: Error
 }
 
 // An insert() call waiting in a group of concurrent ones that are written together.
@@ -88,34 +96,61 @@ export class BatchWriter {
 
   /** Writes parent-first blocks by batches, stopping at the first refused one; see `ChainStore.insertMany`. */
   insertMany(blocks: readonly Block[]): Promise<number> {
+    const batches = inBatches(blocks)
+    return this.#insertBatches(batches.length, async (index) => {
+      const batch = batches[index]!
+      return { headers: batch.map((block) => block.header), encoded: await this.#parts.pool.encode(batch) }
+    })
+  }
+
+  /** `insertMany` of blocks given as their full-block JSON texts, parsed by the pool; see `ChainStore.insertManyJson`. */
+  insertManyJson(texts: readonly Uint8Array[]): Promise<number> {
+    const batches = inBatches(texts)
+    return this.#insertBatches(batches.length, async (index) => {
+      const results = await this.#parts.pool.encodeTexts(batches[index]!)
+      const encoded: EncodedBlock[] = []
+      for (const [at, result] of results.entries()) {
+        if ('unreadable' in result) {
+          const position = index * blocksPerBatch + at + 1
+          const unreadable = new InvalidEncodingError(`Expected text ${position} of the call to be a full block: ${result.unreadable}`)
+          return { headers: encoded.map(encodedHeader), encoded, unreadable }
+        }
+        encoded.push(result)
+      }
+      return { headers: encoded.map(encodedHeader), encoded }
+    })
+  }
+
+  // Writes `count` batches in order, each validated by `encodeBatch` ahead of its turn.
+  #insertBatches(count: number, encodeBatch: (index: number) => Promise<EncodedBatch>): Promise<number> {
     // insert() calls made after this one must not be written before it: they start a new group.
     this.#openGroup = undefined
+    const encodings = new Map<number, Promise<EncodedBatch>>()
+    const encode = (index: number): void => {
+      if (index >= count || encodings.has(index)) return
+      const encoding = encodeBatch(index)
+      encoding.catch(() => undefined)
+      encodings.set(index, encoding)
+    }
+    // Validation is pure: the pool starts on this call's first batches at once, while the writes
+    // queued before it finish, so that a caller's calls one after another leave the pool no gap.
+    encode(0)
+    encode(1)
     return this.#queue.run(async () => {
       let inserted = 0
-      // Each batch is validated while the one before it is being written: the write runs on
-      // classic-level's thread pool, the validation on this thread. At most one batch is in flight,
-      // so a failed write stops everything after it, and events keep their order.
-      // The pool hashes and encodes the next batch while this one is prepared and the one before is
-      // written: one batch ahead, so memory stays bounded and the caller's next call waits its turn.
+      // Each batch is prepared while the one before it is being written (on classic-level's thread
+      // pool) and the pool validates the next: one batch ahead, so memory stays bounded. At most one
+      // batch is in flight, so a failed write stops everything after it, and events keep their order.
       let previous: PreparedBatch | undefined
       let writing: Promise<void> = Promise.resolve()
-      const batches: Array<readonly Block[]> = []
-      for (let start = 0; start < blocks.length; start += blocksPerBatch) batches.push(blocks.slice(start, start + blocksPerBatch))
-      const encodings = new Map<number, Promise<EncodedBlock[]>>()
-      const encode = (index: number): void => {
-        if (index >= batches.length || encodings.has(index)) return
-        const encoding = this.#parts.pool.encode(batches[index]!)
-        encoding.catch(() => undefined)
-        encodings.set(index, encoding)
-      }
-      for (const [index, batch] of batches.entries()) {
-        encode(index)
+      for (let index = 0; index < count; index++) {
         encode(index + 1)
+        let batch: EncodedBatch
         let prepared: PreparedBatch
         try {
-          const encoded = await encodings.get(index)!
+          batch = await encodings.get(index)!
           encodings.delete(index)
-          prepared = await this.#prepare(batch, encoded, true, previous)
+          prepared = await this.#prepare(batch.headers, batch.encoded, true, previous)
         } catch (error) {
           await writing
           throw error
@@ -129,6 +164,10 @@ export class BatchWriter {
             throw outcome
           }
           if (outcome) inserted++
+        }
+        if (batch.unreadable !== undefined) {
+          await writing
+          throw batch.unreadable
         }
       }
       await writing
@@ -155,7 +194,8 @@ export class BatchWriter {
       for (let start = 0; start < group.length; start += blocksPerBatch) {
         const part = group.slice(start, start + blocksPerBatch)
         const blocks = part.map((pending) => pending.block)
-        const prepared = await this.#prepare(blocks, await this.#parts.pool.encode(blocks), false, undefined)
+        const headers = blocks.map((block) => block.header)
+        const prepared = await this.#prepare(headers, await this.#parts.pool.encode(blocks), false, undefined)
         await this.#commit(prepared)
         part.forEach((pending, index) => {
           const outcome = prepared.outcomes[index]!
@@ -169,13 +209,14 @@ export class BatchWriter {
     }
   }
 
-  // Validates `blocks` (parent-first) and stages the writes and events of the valid ones, with each
-  // block's outcome. With `stopAtFailure`, the first refused block ends the batch (the blocks
-  // before it still count) and the outcomes stop there; otherwise a refused block is skipped and
-  // its descendants in the batch are refused for their missing parent. `previous` is the batch
-  // being written meanwhile: its blocks count as stored and its heads as the cut.
+  // Validates the blocks of `headers` (parent-first; `encoded`: their hashing checks and records)
+  // and stages the writes and events of the valid ones, with each block's outcome. With
+  // `stopAtFailure`, the first refused block ends the batch (the blocks before it still count) and
+  // the outcomes stop there; otherwise a refused block is skipped and its descendants in the batch
+  // are refused for their missing parent. `previous` is the batch being written meanwhile: its
+  // blocks count as stored and its heads as the cut.
   async #prepare(
-    blocks: readonly Block[],
+    headers: readonly Header[],
     encoded: readonly EncodedBlock[],
     stopAtFailure: boolean,
     previous: PreparedBatch | undefined,
@@ -184,16 +225,16 @@ export class BatchWriter {
     const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
     // Blocks among the recent or in-flight headers are stored; only the others are looked up, in
     // one read. Each hash's map key is computed once: it is looked up often.
-    const keys = blocks.map((block) => hashMapKey(block.header.hash))
+    const keys = headers.map((header) => hashMapKey(header.hash))
     const stored = keys.map((key) => recent.has(key) || inFlight.has(key))
-    const lookedUp = blocks.flatMap((block, index) => (stored[index] ? [] : [block.header.hash]))
+    const lookedUp = headers.flatMap((header, index) => (stored[index] ? [] : [header.hash]))
     const values = await reads.read(lookedUp.map(hashIndexKey), 'near')
     let at = 0
     for (const [index, isStored] of stored.entries()) if (!isStored) stored[index] = values[at++] !== undefined
     // Parents and adjacents among this call's new blocks are staged below; every other one is read up front.
     const newHashes = new Set(keys.filter((_, index) => !stored[index]))
     const remembered: KnownBlocks = (key) => inFlight.get(key) ?? recent.get(key)
-    const named = await readNamedBlocks(reads, blocks, newHashes, remembered, checkBraiding)
+    const named = await readNamedBlocks(reads, headers, newHashes, remembered, checkBraiding)
 
     const staged = new Map<string, JoinedBlock>()
     const known: KnownBlocks = (key) => staged.get(key) ?? remembered(key) ?? named.parents.get(key)
@@ -203,15 +244,14 @@ export class BatchWriter {
     const events: StoreEvent[] = []
     const outcomes: Outcome[] = []
     const heads = this.#parts.heads.draft(previous?.heads)
-    for (const [index, block] of blocks.entries()) {
-      const { header } = block
+    for (const [index, header] of headers.entries()) {
       const key = keys[index]!
       if (stored[index] || staged.has(key)) {
         outcomes.push(false)
         continue
       }
       const { work, record, headerJson, txCount: count } = encoded[index]!
-      const failure = refusal(block, known(hashMapKey(header.parent))?.header, network, adjacent, work)
+      const failure = refusal(header, known(hashMapKey(header.parent))?.header, network, adjacent, work)
       outcomes.push(failure ?? true)
       if (failure !== undefined) {
         if (stopAtFailure) break
@@ -247,11 +287,25 @@ export class BatchWriter {
   // Writes a prepared batch atomically, then makes it the cut, remembers its headers and announces it.
   async #commit(prepared: PreparedBatch): Promise<void> {
     if (prepared.operations.length === 0) return
-    await this.#parts.db.batch<Buffer, Buffer | string>(prepared.operations, { sync: this.#parts.syncWrites })
+    // A chained batch: abstract-level's array form copies and checks every operation object first,
+    // about twice the main thread's time per put for the same atomic write.
+    const batch = this.#parts.db.batch()
+    for (const operation of prepared.operations) {
+      if ('valueEncoding' in operation) batch.put<Buffer, string>(operation.key, operation.value, { valueEncoding: 'utf8' })
+      else batch.put(operation.key, operation.value)
+    }
+    await batch.write({ sync: this.#parts.syncWrites })
     this.#parts.heads.commit(prepared.heads)
     this.#parts.cut.move(prepared.cut)
     // Only now are the staged blocks durable, so only now may they answer for parents.
     for (const entry of prepared.staged.values()) this.#parts.recent.add(entry)
     for (const event of prepared.events) this.#parts.feed.emit(event)
   }
+}
+
+// The batches of one insertMany call.
+function inBatches<T>(items: readonly T[]): Array<readonly T[]> {
+  const batches: Array<readonly T[]> = []
+  for (let start = 0; start < items.length; start += blocksPerBatch) batches.push(items.slice(start, start + blocksPerBatch))
+  return batches
 }

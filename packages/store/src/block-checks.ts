@@ -1,4 +1,4 @@
-import { type Block, BlockValidationError, type BlockWork, genesisHeight, type Header, type Network, validateBlock } from '@weft/block'
+import { BlockValidationError, type BlockWork, genesisHeight, type Header, type Network, validateHeader } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
 import type { HeaderRef } from '@weft/traversal'
 import type { BlockReads } from './block-reads.js'
@@ -14,13 +14,13 @@ export interface NamedBlocks {
 }
 
 /**
- * Reads, in one batch each, the parents and (when braiding is checked) the adjacents that `blocks`
+ * Reads, in one batch each, the parents and (when braiding is checked) the adjacents that `headers`
  * name and that memory does not hold: neither among `newHashes` (the batch's own new blocks), nor
  * `known` (in flight or recent).
  */
 export async function readNamedBlocks(
   reads: BlockReads,
-  blocks: readonly Block[],
+  headers: readonly Header[],
   newHashes: ReadonlySet<string>,
   known: KnownBlocks,
   checkBraiding: boolean,
@@ -28,7 +28,7 @@ export async function readNamedBlocks(
   const missing = (key: string): boolean => !newHashes.has(key) && known(key) === undefined
   const wantedParents = new Map<string, Buffer>()
   const wantedAdjacents = new Map<string, Buffer>()
-  for (const { header } of blocks) {
+  for (const header of headers) {
     const key = hashMapKey(header.parent)
     if (missing(key)) wantedParents.set(key, header.parent)
     if (!checkBraiding) continue
@@ -54,22 +54,21 @@ function found<T>(wanted: ReadonlyMap<string, Buffer>, values: ReadonlyArray<T |
 }
 
 /**
- * Why `block` is refused, or undefined when it may be written: its parent missing (unless it is a
- * genesis block), one of its violations of `validateBlock` (`work`: its hashing checks, done
+ * Why the block of `header` is refused, or undefined when it may be written: its parent missing
+ * (unless it is a genesis block), one of its violations of `validateHeader` (`work`: its hashing checks, done
  * already), or, with `adjacent` given (braiding checked), an adjacent that is not a stored block of
  * its chain at the parent's height.
  */
 export function refusal(
-  block: Block,
+  header: Header,
   parent: Header | undefined,
   network: Network,
   adjacent: ((key: string) => Pick<HeaderRef, 'chainId' | 'height'> | undefined) | undefined,
   work: BlockWork,
 ): Error | undefined {
-  const { header } = block
   const genesis = isGenesisHeight(network, header.chainId, header.height)
   if (parent === undefined && !genesis) return new MissingParentError(header.hash, header.parent)
-  const violations = validateBlock(block, parent, network, work)
+  const violations = validateHeader(header, parent, network, work)
   if (violations.length > 0) return new InvalidBlockError(header.hash, violations)
   if (genesis || adjacent === undefined) return undefined
   // Chains and their count are checked by validateBlock; here each neighbour must be stored where it belongs.

@@ -1,4 +1,15 @@
-import { type Block, type BlockWork, checkBlockWork, encodeHeader, headerToJsonText, payloadToJsonText, txCount } from '@weft/block'
+import {
+  type Block,
+  type BlockWork,
+  blockFromJsonText,
+  checkBlockWork,
+  decodeHeader,
+  encodeHeader,
+  type Header,
+  headerToJsonText,
+  payloadToJsonText,
+  txCount,
+} from '@weft/block'
 import { decodeBlockRecord, encodeBlockRecord } from './keys.js'
 
 /**
@@ -32,4 +43,23 @@ export function encodeBlock(block: Block): EncodedBlock {
 export function fromThread(encoded: EncodedBlock): EncodedBlock {
   const record = Buffer.from(encoded.record.buffer, encoded.record.byteOffset, encoded.record.byteLength)
   return { work: encoded.work, record, headerJson: decodeBlockRecord(record).headerJson, txCount: encoded.txCount }
+}
+
+/** What a block's JSON text gave: its encoding, or why the text is not a block. */
+export type EncodedText = EncodedBlock | { readonly unreadable: string }
+
+/** `encodeBlock` of the block whose full-block JSON text (either profile) is `text`; the parse runs here too. */
+export function encodeBlockText(text: Uint8Array): EncodedText {
+  let block: Block
+  try {
+    block = blockFromJsonText(text)
+  } catch (error) {
+    return { unreadable: (error as Error).message }
+  }
+  return encodeBlock(block)
+}
+
+/** The header of an encoded block, decoded from the binary in its record. */
+export function encodedHeader(encoded: EncodedBlock): Header {
+  return decodeHeader(decodeBlockRecord(encoded.record).headerBinary)
 }

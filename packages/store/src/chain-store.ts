@@ -51,6 +51,12 @@ export interface ChainStore extends AncestorSource {
   readonly network: Network
   insert(block: Block): Promise<{ inserted: boolean }>
   insertMany(blocks: readonly Block[]): Promise<number>
+  /**
+   * `insertMany` of blocks given as their full-block JSON texts (either profile), as a snapshot or
+   * a page holds them: the parse runs on the validation threads with the hashing. A text that is
+   * not a block throws `InvalidEncodingError` (`INVALID_ENCODING`) once the blocks before it are written.
+   */
+  insertManyJson(texts: readonly Uint8Array[]): Promise<number>
   getRefs(hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>>
   /** The ancestor-or-self of `hash` at `height`, read a window of heights at a time. */
   ancestorAt(hash: Uint8Array, height: number): Promise<HeaderRef | undefined>

@@ -88,6 +88,11 @@ export class LevelChainStore implements ChainStore {
     return this.#writer.insertMany(blocks)
   }
 
+  async insertManyJson(texts: readonly Uint8Array[]): Promise<number> {
+    this.#assertOpen()
+    return this.#writer.insertManyJson(texts)
+  }
+
   async getRefs(hashes: readonly Uint8Array[]): Promise<Array<HeaderRef | undefined>> {
     this.#assertOpen()
     return this.#reads.refs(hashes)

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import type { Block } from '@weft/block'
 import { Piscina } from 'piscina'
-import { type EncodedBlock, encodeBlock, fromThread } from './block-encoding.js'
+import { type EncodedBlock, type EncodedText, encodeBlock, encodeBlockText, fromThread } from './block-encoding.js'
 
 // Batches below this size are encoded inline: a trip to a worker and back costs more than a few blocks' hashing.
 const inlineBelow = 32
@@ -28,7 +28,24 @@ export class ValidationPool {
 
   /** The encodings of `blocks`, in order. */
   async encode(blocks: readonly Block[]): Promise<EncodedBlock[]> {
-    if (this.threads === 0 || this.#closed || blocks.length < inlineBelow) return blocks.map(encodeBlock)
+    if (!this.#parallel(blocks.length)) return blocks.map(encodeBlock)
+    return (await this.#spread<Block, EncodedBlock>(blocks, 'default')).map(fromThread)
+  }
+
+  /** The encodings of the blocks whose full-block JSON texts are `texts`, parsed on the threads too; in order. */
+  async encodeTexts(texts: readonly Uint8Array[]): Promise<EncodedText[]> {
+    if (!this.#parallel(texts.length)) return texts.map(encodeBlockText)
+    return (await this.#spread<Uint8Array, EncodedText>(texts, 'encodeTextChunk')).map((encoded) =>
+      'unreadable' in encoded ? encoded : fromThread(encoded),
+    )
+  }
+
+  #parallel(count: number): boolean {
+    return this.threads > 0 && !this.#closed && count >= inlineBelow
+  }
+
+  // Runs the worker's function `name` on chunks of `items`, one chunk per thread; the answers in order.
+  async #spread<T, R>(items: readonly T[], name: string): Promise<R[]> {
     this.#pool ??= new Piscina({
       filename: new URL('./validation-worker.js', import.meta.url).href,
       minThreads: this.threads,
@@ -39,10 +56,10 @@ export class ValidationPool {
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 },
     })
     const pool = this.#pool
-    const size = Math.ceil(blocks.length / this.threads)
-    const chunks: Array<Promise<EncodedBlock[]>> = []
-    for (let at = 0; at < blocks.length; at += size) chunks.push(pool.run(blocks.slice(at, at + size)) as Promise<EncodedBlock[]>)
-    return (await Promise.all(chunks)).flat().map(fromThread)
+    const size = Math.ceil(items.length / this.threads)
+    const chunks: Array<Promise<R[]>> = []
+    for (let at = 0; at < items.length; at += size) chunks.push(pool.run(items.slice(at, at + size), { name }) as Promise<R[]>)
+    return (await Promise.all(chunks)).flat()
   }
 
   /** Stops the worker threads, if any were started. */

@@ -106,6 +106,14 @@ t.test('a cut-short, altered or foreign file is refused with INVALID_SNAPSHOT an
   }
   await refuse(alter(2, false), /the checksum does not match/, 'altered')
   await refuse(alter(2, true), /a block is refused: Block .* is invalid: INVALID_BLOCK_HASH/, 'resigned')
+  // A block line that is JSON but not a block, under a fresh checksum: only the parse can tell.
+  const unreadable = (() => {
+    const body = lines.slice(0, -2).map((text, index) => (index === 3 ? '{"header":{"height":1},"payloadWithOutputs":{}}' : text))
+    const bytes = Buffer.from(`${body.join('\n')}\n`)
+    const sha256 = createHash('sha256').update(bytes).digest('hex')
+    return gzipSync(Buffer.concat([bytes, Buffer.from(`{"end":true,"blocks":${body.length - 1},"sha256":"${sha256}"}\n`)]))
+  })()
+  await refuse(unreadable, /one of blocks 1 to \d+ cannot be read: Expected text 3 of the call to be a full block/, 'unreadable')
   const flipped = Buffer.from(file)
   const middle = Math.floor(file.length / 2)
   flipped[middle] = flipped[middle]! ^ 0xff

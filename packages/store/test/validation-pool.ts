@@ -1,6 +1,7 @@
-import { genesisBlock, getNetwork, MAX_U256 } from '@weft/block'
+import { join } from 'node:path'
+import { blockToJsonText, genesisBlock, getNetwork, MAX_U256 } from '@weft/block'
 import t from 'tap'
-import { encodeBlock } from '../src/block-encoding.js'
+import { encodeBlock, encodeBlockText } from '../src/block-encoding.js'
 import { openStore } from '../src/index.js'
 import { mineLine } from '../src/suite/chain-miner.js'
 import { ValidationPool } from '../src/validation-pool.js'
@@ -47,4 +48,77 @@ t.test('a closed pool encodes inline', async (t) => {
   await pool.close()
   const blocks = line(40)
   t.same(await pool.encode(blocks), blocks.map(encodeBlock))
+})
+
+const texts = (blocks: ReturnType<typeof line>, profile: 'spec' | 'chainweb' = 'spec'): Buffer[] =>
+  blocks.map((block) => Buffer.from(blockToJsonText(block, profile)))
+
+t.test('the pool parses and encodes JSON texts on worker threads exactly as inline, in order', async (t) => {
+  const pool = new ValidationPool(2)
+  t.teardown(() => pool.close())
+  const blocks = line(90)
+  const pooled = await pool.encodeTexts(texts(blocks))
+  t.same(pooled, blocks.map(encodeBlock))
+  t.same(pooled, texts(blocks).map(encodeBlockText))
+  const mixed = [...texts(blocks.slice(0, 40)), Buffer.from('{"header":{}}'), Buffer.from('not json')]
+  const answers = await pool.encodeTexts(mixed)
+  t.same(answers.slice(0, 40), blocks.slice(0, 40).map(encodeBlock))
+  t.match(answers.slice(40), [{ unreadable: String }, { unreadable: String }], 'a text that is not a block says why')
+})
+
+for (const validationThreads of [2, 0]) {
+  t.test(`insertManyJson writes what insertMany writes (${validationThreads} validation threads)`, async (t) => {
+    const blocks = line(600)
+    const fromBlocks = await openStore({ path: join(t.testdir(), 'blocks'), network: 'development', checkBraiding: false })
+    const fromTexts = await openStore({ path: join(t.testdir(), 'texts'), network: 'development', checkBraiding: false, validationThreads })
+    t.teardown(() => Promise.all([fromBlocks.close(), fromTexts.close()]))
+    t.equal(await fromBlocks.insertMany(blocks), 600)
+    // Either profile's text: the first half as the spec profile writes it, the rest as chainweb does.
+    t.equal(await fromTexts.insertManyJson([...texts(blocks.slice(0, 300)), ...texts(blocks.slice(300), 'chainweb')]), 600)
+    t.equal(await fromTexts.insertManyJson(texts(blocks.slice(500))), 0, 'stored blocks are skipped')
+    t.same(fromTexts.heads(), fromBlocks.heads())
+    const tip = blocks.at(-1)!.header.hash
+    t.same(await fromTexts.getBlockJson(tip), await fromBlocks.getBlockJson(tip))
+    t.same(await fromTexts.getStoredHeader(tip), await fromBlocks.getStoredHeader(tip))
+  })
+}
+
+t.test('calls made one after another are written in call order, each validated ahead of its turn', async (t) => {
+  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
+  t.teardown(() => store.close())
+  const blocks = line(2000)
+  const heights: number[] = []
+  store.subscribe((event) => {
+    if (event.type === 'inserted') heights.push(event.header.height)
+  })
+  // Not awaited one by one: each later call's validation starts while the earlier ones are written.
+  const counts = await Promise.all([0, 1, 2, 3].map((part) => store.insertManyJson(texts(blocks.slice(part * 500, part * 500 + 500)))))
+  t.same(counts, [500, 500, 500, 500])
+  t.same(
+    heights,
+    blocks.map((block) => block.header.height),
+    'every block once, parent first',
+  )
+})
+
+t.test('insertManyJson stops at a text that is not a block, after writing the ones before it', async (t) => {
+  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
+  t.teardown(() => store.close())
+  const lines = texts(line(400))
+  lines[300] = Buffer.from('{"header":{"height":1},"payloadWithOutputs":{}}')
+  await t.rejects(store.insertManyJson(lines), { code: 'INVALID_ENCODING', message: /Expected text 301 of the call to be a full block/ })
+  t.equal(store.heads().get(0)?.height, 300, 'the 300 blocks before it are written')
+})
+
+t.test('insertManyJson refuses an invalid block with its violations', async (t) => {
+  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
+  t.teardown(() => store.close())
+  const blocks = line(120)
+  const bad = blocks[70]!
+  blocks[70] = { header: { ...bad.header, nonce: bad.header.nonce + 1n }, payload: bad.payload }
+  await t.rejects(store.insertManyJson(texts(blocks)), {
+    code: 'INVALID_BLOCK',
+    violations: [{ code: 'INVALID_BLOCK_HASH' }, { code: 'INVALID_POW' }],
+  })
+  t.equal(store.heads().get(0)?.height, 70)
 })

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs'
-import { type Block, blockFromJsonText } from '@weft/block'
+import { InvalidEncodingError } from '@weft/block'
 import { decodeHash } from '@weft/hash-text'
 import type { NetworkName } from '@weft/types'
 import type { ChainStore } from '../chain-store.js'
@@ -29,16 +29,10 @@ export interface ImportedSnapshot {
 // Blocks per insertMany call.
 const batchSize = 1000
 
-const isRefusal = (error: unknown): boolean => error instanceof InvalidBlockError || error instanceof MissingParentError
-
-// The block of a line, or the damage that keeps it from being one.
-function readBlock(json: Buffer, index: number): Block {
-  try {
-    return blockFromJsonText(json.toString('utf8'))
-  } catch (error) {
-    throw new InvalidSnapshotError(`block ${index + 1} cannot be read (${(error as Error).message})`, { cause: error })
-  }
-}
+// A line the store cannot read as a block, or a block it refuses (invalid, or without its parent):
+// damage to the file rather than a failure of the store.
+const isDamage = (error: unknown): boolean =>
+  error instanceof InvalidEncodingError || error instanceof InvalidBlockError || error instanceof MissingParentError
 
 /**
  * Writes a new store in `path` from a snapshot file (gzip bytes): every block validated as inserts
@@ -54,30 +48,41 @@ export async function importSnapshot(input: AsyncIterable<Buffer | string>, opti
   let store: ChainStore | undefined
   try {
     let header: SnapshotHeader | undefined
+    // Blocks written, and blocks handed to the store.
     let blocks = 0
-    let batch: Block[] = []
+    let handed = 0
+    // Block lines, parsed with the hashing on the store's validation threads.
+    let batch: Buffer[] = []
     let writing: Promise<unknown> = Promise.resolve()
-    // Each batch is written while the next is parsed; at most one write waits.
+    // Each batch is handed to the store while the one before is written (the store validates it
+    // meanwhile), and the next is read; at most two wait.
     const flush = async (): Promise<void> => {
       const written = batch
       batch = []
-      await writing
-      writing = store!.insertMany(written).then(
+      const first = handed + 1
+      handed += written.length
+      const call = store!.insertManyJson(written).then(
         () => {
           blocks += written.length
           options.onProgress?.(blocks)
         },
         (error: unknown) => {
-          // A block the store refuses (invalid, or without its parent) is damage to the file; any
-          // other failure (the disk's) is the store's own.
+          // Any other failure (the disk's) is the store's own.
           /* c8 ignore next */
-          if (!isRefusal(error)) throw error
-          throw new InvalidSnapshotError(`a block is refused: ${(error as Error).message}`, { cause: error })
+          if (!isDamage(error)) throw error
+          const what =
+            error instanceof InvalidEncodingError
+              ? `one of blocks ${first} to ${first + written.length - 1} cannot be read`
+              : 'a block is refused'
+          throw new InvalidSnapshotError(`${what}: ${(error as Error).message}`, { cause: error })
         },
       )
       // Awaited at the next flush or at the end; marked handled meanwhile, so that a refused block
       // is the import's error, not an unhandled rejection.
-      writing.catch(() => undefined)
+      call.catch(() => undefined)
+      const before = writing
+      writing = call
+      await before
     }
     for await (const part of readSnapshotFile(input)) {
       if (part.kind === 'header') {
@@ -87,7 +92,7 @@ export async function importSnapshot(input: AsyncIterable<Buffer | string>, opti
         // The source store checked braiding when it took the blocks; chain by chain, neighbours may come later here.
         store = await openStore({ path: temporary, network: header.network, cutPolicy: 'adopted', checkBraiding: false })
       } else if (part.kind === 'block') {
-        batch.push(readBlock(part.json, blocks + batch.length))
+        batch.push(part.json)
         if (batch.length >= batchSize) await flush()
       }
     }
