@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto'
 import { encodeHash } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
 import type { Header } from './header.js'
 import { encodeHeader } from './header-binary.js'
-import { innerHash, leafHash, merkleRootOfHashes, tagged } from './merkle.js'
+import { digest, innerHash, leafHash, merkleRootOfHashes, tagged } from './merkle.js'
 import { getNetwork } from './networks.js'
 import { encodeU256, MAX_U256 } from './u256.js'
 
@@ -79,9 +78,7 @@ export function txCount(p: PayloadWithOutputs): number {
 /** Blake2s-256 of the binary header without its final 32 hash bytes: the bytes that proof of work covers. */
 export function powHashBytes(h: Header): Buffer {
   const bytes = encodeHeader(h)
-  return createHash('blake2s256')
-    .update(bytes.subarray(0, bytes.length - 32))
-    .digest()
+  return digest('blake2s256', bytes.subarray(0, bytes.length - 32))
 }
 
 /** The proof-of-work hash as a little-endian u256; a block is valid when it is <= target. */

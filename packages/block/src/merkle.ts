@@ -1,13 +1,20 @@
-import { createHash } from 'node:crypto'
+import * as crypto from 'node:crypto'
+
+// crypto.hash (Node 20.12 and later) hashes in one call: for the short inputs of a Merkle tree about
+// a quarter cheaper than createHash().update().digest(), which it replaces where it exists.
+const oneShot = (crypto as { hash?: typeof crypto.hash }).hash
+
+/** The `algorithm` hash of `bytes`, as a Buffer. */
+export function digest(algorithm: 'sha512-256' | 'blake2s256', bytes: Uint8Array): Buffer {
+  return oneShot === undefined ? crypto.createHash(algorithm).update(bytes).digest() : oneShot(algorithm, bytes, 'buffer')
+}
 
 const LEAF = Buffer.from([0])
 const NODE = Buffer.from([1])
 
 /** SHA-512/256 of the concatenated parts. */
 export function sha512_256(...parts: Uint8Array[]): Buffer {
-  const h = createHash('sha512-256')
-  for (const p of parts) h.update(p)
-  return h.digest()
+  return digest('sha512-256', parts.length === 1 ? parts[0]! : Buffer.concat(parts))
 }
 
 /** H(0x00 || bytes): the hash of an input leaf. */

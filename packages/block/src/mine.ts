@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto'
 import { encodeHash } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
 import { computeBlockHash, computePayloadHashes, difficulty } from './hashing.js'
 import type { Header } from './header.js'
 import { encodeHeader } from './header-binary.js'
+import { digest } from './merkle.js'
 import { encodeU256 } from './u256.js'
 
 // The binary header ends with epochStart, nonce, hash: the nonce is 40 bytes from the end.
@@ -79,7 +79,7 @@ export function findNonce(binary: Buffer, target: bigint): bigint {
   const work = binary.subarray(0, binary.length - HASH_BYTES)
   const targetBytes = encodeU256(target)
   for (;;) {
-    const pow = createHash('blake2s256').update(work).digest()
+    const pow = digest('blake2s256', work)
     if (atMost(pow, targetBytes)) return binary.readBigUInt64LE(nonceAt)
     // Increment the little-endian u64, wrapping around at 2^64.
     for (let i = nonceAt; i < nonceAt + 8; i++) {
