@@ -1,13 +1,15 @@
 import { join } from 'node:path'
-import { blockToJsonText, genesisBlock, getNetwork, MAX_U256 } from '@weft/block'
+import { type Block, blockToJsonText, genesisBlock, getNetwork, MAX_U256 } from '@weft/block'
 import t from 'tap'
 import { encodeBlock, encodeBlockText } from '../src/block-encoding.js'
-import { openStore } from '../src/index.js'
+import { type ChainStore, openStore } from '../src/index.js'
 import { mineLine } from '../src/suite/chain-miner.js'
 import { ValidationPool } from '../src/validation-pool.js'
 
 const development = getNetwork('development')
 const line = (length: number) => mineLine(development, genesisBlock(development, 0).header, length, { target: MAX_U256 >> 1n })
+const texts = (blocks: ReturnType<typeof line>, profile: 'spec' | 'chainweb' = 'spec'): Buffer[] =>
+  blocks.map((block) => Buffer.from(blockToJsonText(block, profile)))
 
 t.test('the pool encodes a batch on worker threads exactly as inline, in order', async (t) => {
   const pool = new ValidationPool(2)
@@ -23,18 +25,25 @@ t.test('the pool encodes a batch on worker threads exactly as inline, in order',
   t.same(await pool.encode(blocks.slice(0, 3)), blocks.slice(0, 3).map(encodeBlock), 'a small batch is encoded inline')
 })
 
-t.test('a block that fails its hashing checks on a worker is refused with its violations', async (t) => {
-  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
-  t.teardown(() => store.close())
-  const blocks = line(120)
-  const bad = blocks[70]!
-  blocks[70] = { header: { ...bad.header, nonce: bad.header.nonce + 1n }, payload: bad.payload }
-  await t.rejects(store.insertMany(blocks), {
-    code: 'INVALID_BLOCK',
-    violations: [{ code: 'INVALID_BLOCK_HASH' }, { code: 'INVALID_POW' }],
+// The same block refused on a worker by insertMany and by insertManyJson: its nonce changed, so its
+// hash and its proof of work no longer hold; the blocks before it are written.
+for (const [name, insert] of [
+  ['insertMany', (store: ChainStore, blocks: Block[]) => store.insertMany(blocks)],
+  ['insertManyJson', (store: ChainStore, blocks: Block[]) => store.insertManyJson(texts(blocks))],
+] as const) {
+  t.test(`${name}: a block that fails its hashing checks on a worker is refused with its violations`, async (t) => {
+    const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
+    t.teardown(() => store.close())
+    const blocks = line(120)
+    const bad = blocks[70]!
+    blocks[70] = { header: { ...bad.header, nonce: bad.header.nonce + 1n }, payload: bad.payload }
+    await t.rejects(insert(store, blocks), {
+      code: 'INVALID_BLOCK',
+      violations: [{ code: 'INVALID_BLOCK_HASH' }, { code: 'INVALID_POW' }],
+    })
+    t.equal(store.heads().get(0)?.height, 70, 'the blocks before it are written')
   })
-  t.equal(store.heads().get(0)?.height, 70, 'the blocks before it are written')
-})
+}
 
 t.test('with no validation threads, bulk inserts validate on the calling thread', async (t) => {
   const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 0 })
@@ -49,9 +58,6 @@ t.test('a closed pool encodes inline', async (t) => {
   const blocks = line(40)
   t.same(await pool.encode(blocks), blocks.map(encodeBlock))
 })
-
-const texts = (blocks: ReturnType<typeof line>, profile: 'spec' | 'chainweb' = 'spec'): Buffer[] =>
-  blocks.map((block) => Buffer.from(blockToJsonText(block, profile)))
 
 t.test('the pool parses and encodes JSON texts on worker threads exactly as inline, in order', async (t) => {
   const pool = new ValidationPool(2)
@@ -108,17 +114,4 @@ t.test('insertManyJson stops at a text that is not a block, after writing the on
   lines[300] = Buffer.from('{"header":{"height":1},"payloadWithOutputs":{}}')
   await t.rejects(store.insertManyJson(lines), { code: 'INVALID_ENCODING', message: /Expected text 301 of the call to be a full block/ })
   t.equal(store.heads().get(0)?.height, 300, 'the 300 blocks before it are written')
-})
-
-t.test('insertManyJson refuses an invalid block with its violations', async (t) => {
-  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
-  t.teardown(() => store.close())
-  const blocks = line(120)
-  const bad = blocks[70]!
-  blocks[70] = { header: { ...bad.header, nonce: bad.header.nonce + 1n }, payload: bad.payload }
-  await t.rejects(store.insertManyJson(texts(blocks)), {
-    code: 'INVALID_BLOCK',
-    violations: [{ code: 'INVALID_BLOCK_HASH' }, { code: 'INVALID_POW' }],
-  })
-  t.equal(store.heads().get(0)?.height, 70)
 })
