@@ -290,10 +290,7 @@ export class BatchWriter {
     // A chained batch: abstract-level's array form copies and checks every operation object first,
     // about twice the main thread's time per put for the same atomic write.
     const batch = this.#parts.db.batch()
-    for (const operation of prepared.operations) {
-      if ('valueEncoding' in operation) batch.put<Buffer, string>(operation.key, operation.value, { valueEncoding: 'utf8' })
-      else batch.put(operation.key, operation.value)
-    }
+    for (const operation of prepared.operations) batch.put(operation.key, operation.value)
     await batch.write({ sync: this.#parts.syncWrites })
     this.#parts.heads.commit(prepared.heads)
     this.#parts.cut.move(prepared.cut)

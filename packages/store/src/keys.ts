@@ -5,7 +5,7 @@ import { CorruptStoreError } from './errors.js'
 export type ChainDb = ClassicLevel<Buffer, Buffer>
 
 /** One write of a batch; a payload is handed over as text (classic-level encodes it while copying). */
-export type PutOperation = { type: 'put'; key: Buffer; value: Buffer } | { type: 'put'; key: Buffer; value: string; valueEncoding: 'utf8' }
+export type PutOperation = { type: 'put'; key: Buffer; value: Buffer }
 
 // One classic-level database, keys and values as raw bytes. The first key byte names the record
 // kind; every integer is big-endian so that byte order is numeric order (see README "Key layout").

@@ -70,6 +70,11 @@ t.test('the pool parses and encodes JSON texts on worker threads exactly as inli
   const answers = await pool.encodeTexts(mixed)
   t.same(answers.slice(0, 40), blocks.slice(0, 40).map(encodeBlock))
   t.match(answers.slice(40), [{ unreadable: String }, { unreadable: String }], 'a text that is not a block says why')
+  t.match(
+    await pool.encodeTexts(mixed.slice(38)),
+    [{ work: Object }, { work: Object }, { unreadable: String }, { unreadable: String }],
+    'inline too',
+  )
 })
 
 for (const validationThreads of [2, 0]) {
