@@ -108,16 +108,14 @@ export class BatchWriter {
     const batches = inBatches(texts)
     return this.#insertBatches(batches.length, async (index) => {
       const results = await this.#parts.pool.encodeTexts(batches[index]!)
-      const encoded: EncodedBlock[] = []
-      for (const [at, result] of results.entries()) {
-        if ('unreadable' in result) {
-          const position = index * blocksPerBatch + at + 1
-          const unreadable = new InvalidEncodingError(`Expected text ${position} of the call to be a full block: ${result.unreadable}`)
-          return { headers: encoded.map(encodedHeader), encoded, unreadable }
-        }
-        encoded.push(result)
-      }
-      return { headers: encoded.map(encodedHeader), encoded }
+      // The blocks before the first text that is not one are written; that text's error follows them.
+      const at = results.findIndex((result) => 'unreadable' in result)
+      const encoded = (at < 0 ? results : results.slice(0, at)) as EncodedBlock[]
+      const batch = { headers: encoded.map(encodedHeader), encoded }
+      if (at < 0) return batch
+      const { unreadable } = results[at] as { unreadable: string }
+      const position = index * blocksPerBatch + at + 1
+      return { ...batch, unreadable: new InvalidEncodingError(`Expected text ${position} of the call to be a full block: ${unreadable}`) }
     })
   }
 

@@ -71,7 +71,7 @@ export function refusal(
   const violations = validateHeader(header, parent, network, work)
   if (violations.length > 0) return new InvalidBlockError(header.hash, violations)
   if (genesis || adjacent === undefined) return undefined
-  // Chains and their count are checked by validateBlock; here each neighbour must be stored where it belongs.
+  // Chains and their count are checked by validateHeader; here each neighbour must be stored where it belongs.
   for (const [chain, hash] of header.adjacents) {
     const ref = adjacent(hashMapKey(hash))
     if (ref === undefined) return new MissingAdjacentError(header.hash, chain, hash)

@@ -4,7 +4,7 @@ import { CorruptStoreError } from './errors.js'
 /** The store's classic-level database: keys and values as raw bytes. */
 export type ChainDb = ClassicLevel<Buffer, Buffer>
 
-/** One write of a batch; a payload is handed over as text (classic-level encodes it while copying). */
+/** One write of a batch: key and value as raw bytes. */
 export type PutOperation = { type: 'put'; key: Buffer; value: Buffer }
 
 // One classic-level database, keys and values as raw bytes. The first key byte names the record

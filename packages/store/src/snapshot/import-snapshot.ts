@@ -26,7 +26,7 @@ export interface ImportedSnapshot {
   readonly cut: ReadonlyMap<number, Buffer>
 }
 
-// Blocks per insertMany call.
+// Block lines per insertManyJson call.
 const batchSize = 1000
 
 // A line the store cannot read as a block, or a block it refuses (invalid, or without its parent):
