@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { Block } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import { BraidMiner, loadWindows } from './braid-miner.js'
 import { wallClock } from './clock.js'
@@ -77,20 +78,29 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
         miner.reset(await loadWindows(store))
       }
       const now = performance.now()
-      let next: number | undefined
+      // Every chain that is due, earliest first, mined into one insert: when the store or its
+      // listeners (event streams to many clients) take longer than the time between blocks, the
+      // blocks that fell due meanwhile go in together, and the producer keeps its rate.
+      const blocks: Block[] = []
       let earliest = Infinity
-      for (const chain of miner.ready()) {
-        const at = due.get(chain)!
-        earliest = Math.min(earliest, at)
-        if (at <= now && (next === undefined || at < due.get(next)!)) next = chain
+      for (;;) {
+        let next: number | undefined
+        earliest = Infinity
+        for (const chain of miner.ready()) {
+          const at = due.get(chain)!
+          earliest = Math.min(earliest, at)
+          if (at <= now && (next === undefined || at < due.get(next)!)) next = chain
+        }
+        if (next === undefined) break
+        blocks.push(...miner.mine(next))
+        due.set(next, now + jitteredDelay())
       }
-      if (next === undefined) {
+      if (blocks.length === 0) {
         // A chain that is due but waits for a neighbour is picked up once that neighbour grew.
         await sleep(earliest - now)
         continue
       }
-      await store.insertMany(miner.mine(next))
-      due.set(next, now + jitteredDelay())
+      await store.insertMany(blocks)
     }
   }
 

@@ -38,6 +38,35 @@ t.test('live, every chain advances at about one block per delay and the braid st
   )
 })
 
+t.test('blocks that fell due during a slow insert go in together, so the producer keeps its rate', async (t) => {
+  const store = await open(t)
+  // A listener that holds the event loop for 50 ms once per insert, as a fan-out to many event-stream
+  // clients does: at one block per insert the producer could not pass 20 blocks a second.
+  let blocks = 0
+  let inserts = 0
+  let holding = false
+  store.subscribe((event) => {
+    if (event.type !== 'inserted') return
+    blocks += 1
+    if (holding) return
+    holding = true
+    inserts += 1
+    queueMicrotask(() => {
+      const until = performance.now() + 50
+      while (performance.now() < until) {}
+      holding = false
+    })
+  })
+  const producer = createProducer(store, { blockDelay: 0.1, seed: 'slow-listener' })
+  producer.start()
+  await sleep(2000)
+  await producer.stop()
+  t.ok(inserts <= 45, `at most one insert per 50 ms (${inserts})`)
+  t.ok(blocks >= 2 * inserts, `${blocks} blocks in ${inserts} inserts`)
+  t.ok(blocks >= 100, `${blocks} blocks in 2 s, more than one per insert allows`)
+  t.same((await checkBraid(store)).problems, [])
+})
+
 t.test('a restarted producer continues the same chains on the same folder', async (t) => {
   const path = freshFolder(t)
   const first = await openStore({ path, network: 'development' })
