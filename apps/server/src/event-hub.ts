@@ -46,15 +46,27 @@ interface Client {
  * Fans frames out to event-stream clients. Every client is written the same Buffer (no per-client
  * copy); a client whose pending bytes pass the bound is destroyed, and it reconnects by contract.
  *
- * A frame is framed as a chunk once per event and written straight to each client's socket: with a
- * thousand clients, `res.write` (which frames the chunk again for every client and hands the socket
- * four buffers) cost a fifth more per client, and the fan-out is most of an event's latency. A
- * response that is not in the plain state this needs (not chunked, as for an HTTP/1.0 client, or
- * with output of its own still queued) is written through `res.write` instead.
+ * Frames published in one job (the store announces a whole batch of blocks in one) are written
+ * together when it ends (a microtask), as one chunk: a write per client per batch, not per block.
+ * The writer's cost of a write hardly depends on its size (10,000 loopback writes took 35 ms here
+ * for 350 bytes each and for 35,000), so a batch of blocks (a window copied by ingest, a reorg)
+ * costs one pass over the clients instead of one per block. With 10,000 clients a pass takes 35 to
+ * 90 ms here (the most when the clients' reader shares the machine), which per block would hold an
+ * ingest to a dozen blocks a second. The microtask runs before the writer's caller resumes, so a block is on its way to every
+ * client before the next one is inserted, as when each frame was written at once.
+ *
+ * The chunk is framed once per write and written straight to each client's socket: with a thousand
+ * clients, `res.write` (which frames the chunk again for every client and hands the socket four
+ * buffers) cost a fifth more per client. A response that is not in the plain state this needs (not
+ * chunked, as for an HTTP/1.0 client, or with output of its own still queued) is written through
+ * `res.write` instead.
  */
 export class EventHub {
   readonly #clients = new Set<Client>()
   readonly #options: EventHubOptions
+  // Frames published since the last write, and the pending write that takes them.
+  #pending: Buffer[] = []
+  #scheduled = false
   #closed = false
 
   constructor(options: EventHubOptions) {
@@ -72,6 +84,8 @@ export class EventHub {
       res.destroy()
       return
     }
+    // Frames published before this client came are written to the clients that were there, first.
+    this.#writePending()
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' })
     res.flushHeaders()
     const keepAliveMs = this.#options.keepAliveMs
@@ -83,16 +97,18 @@ export class EventHub {
     res.once('close', () => this.#remove(client))
   }
 
-  /** Writes one frame to every client. */
+  /** Writes one frame to every client, together with the other frames published before the current job ends. */
   publish(frame: Buffer): void {
     if (this.#clients.size === 0) return
-    const chunk = chunkOf(frame)
-    this.#options.observer?.sent(this.#clients.size)
-    for (const client of this.#clients) this.#write(client, frame, chunk)
+    this.#pending.push(frame)
+    if (this.#scheduled) return
+    this.#scheduled = true
+    queueMicrotask(() => this.#writePending())
   }
 
   /** Cuts every client off, as if each had passed the backlog bound (they reconnect, by contract); new ones are welcome. */
   cutAll(): void {
+    this.#dropPending()
     for (const client of this.#clients) {
       this.#options.observer?.cutOff()
       this.#remove(client)
@@ -102,6 +118,7 @@ export class EventHub {
 
   /** Ends every stream and refuses new ones (shutdown); each connection is closed once its stream's end is written. */
   close(): void {
+    this.#writePending()
     this.#closed = true
     for (const client of this.#clients) {
       this.#remove(client)
@@ -109,6 +126,22 @@ export class EventHub {
       // connections at shutdown, and then hold the shutdown for its whole grace period.
       client.res.end(() => client.res.destroy())
     }
+  }
+
+  // Writes the frames published since the last write to every client, as one chunk.
+  #writePending(): void {
+    const frames = this.#pending
+    this.#dropPending()
+    if (frames.length === 0 || this.#clients.size === 0) return
+    for (let index = 0; index < frames.length; index++) this.#options.observer?.sent(this.#clients.size)
+    const frame = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames)
+    const chunk = chunkOf(frame)
+    for (const client of this.#clients) this.#write(client, frame, chunk)
+  }
+
+  #dropPending(): void {
+    this.#scheduled = false
+    this.#pending = []
   }
 
   #write(client: Client, frame: Buffer, chunk: Buffer): void {

@@ -72,20 +72,32 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
   const subscribers = await Promise.all([subscribe(url), subscribe(url), subscribe(url)])
   await until(() => hub.size === 3)
   const frames = Array.from({ length: 50 }, (_, i) => eventFrame('BlockHeader', [JSON.stringify({ n: i })]))
-  for (const frame of frames) hub.publish(frame)
+  // Ten turns of the event loop, five frames published in each.
+  for (let turn = 0; turn < 10; turn++) {
+    for (const frame of frames.slice(turn * 5, turn * 5 + 5)) hub.publish(frame)
+    t.equal(
+      writes.filter((w) => Buffer.isBuffer(w.chunk) && w.chunk.includes('event:BlockHeader')).length,
+      turn * 3,
+      'nothing written inside the turn',
+    )
+    await new Promise((resolve) => setImmediate(resolve))
+  }
   const expected = Buffer.concat(frames)
   await until(() => subscribers.every((s) => s.received().length >= expected.length))
   for (const s of subscribers) t.ok(s.received().equals(expected), 'byte for byte')
-  // The responses and sockets written during the publishing, in order: one write per client and event.
+  // The responses and sockets written during the publishing, in order: one write per client and turn.
   const published = writes.filter((w) => Buffer.isBuffer(w.chunk) && w.chunk.includes('event:BlockHeader'))
-  t.equal(published.length, frames.length * 3, 'one write per client and event')
-  for (const [index, frame] of frames.entries()) {
-    const three = published.slice(index * 3, index * 3 + 3)
+  t.equal(published.length, 10 * 3, 'one write per client and turn, not per frame')
+  for (let turn = 0; turn < 10; turn++) {
+    const three = published.slice(turn * 3, turn * 3 + 3)
     t.ok(
       three.every((w) => w.chunk === three[0]!.chunk),
-      'one shared Buffer per event',
+      'one shared Buffer per turn',
     )
-    t.ok((three[0]!.chunk as Buffer).equals(chunkOf(frame)), 'written as one pre-framed chunk')
+    t.ok(
+      (three[0]!.chunk as Buffer).equals(chunkOf(Buffer.concat(frames.slice(turn * 5, turn * 5 + 5)))),
+      "the turn's frames as one pre-framed chunk",
+    )
   }
   subscribers[0]!.destroy()
   await until(() => hub.size === 2)
@@ -94,6 +106,66 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
   subscribers[2]!.destroy()
   await until(() => hub.size === 0)
   t.equal(hub.size, 0, 'no client is kept after it went away')
+})
+
+t.test('a client that comes in the turn of a publish gets none of the frames published before it came', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
+  const attached: ServerResponse[] = []
+  const server = createServer((_req, res) => {
+    if (attached.length === 1) {
+      // The second client arrives in the same turn as a publish that is not written yet.
+      hub.publish(eventFrame('BlockHeader', ['{"n":1}']))
+      hub.attach(res)
+      hub.publish(eventFrame('BlockHeader', ['{"n":2}']))
+    } else hub.attach(res)
+    attached.push(res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    hub.close()
+    server.closeAllConnections()
+    return new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`
+  const first = await subscribe(url)
+  await until(() => hub.size === 1)
+  const second = await subscribe(url)
+  await until(() => first.received().toString().includes('"n":2') && second.received().toString().includes('"n":2'))
+  t.equal(
+    first.received().toString(),
+    'event:BlockHeader\ndata:{"n":1}\n\nevent:BlockHeader\ndata:{"n":2}\n\n',
+    'the first client gets both',
+  )
+  t.equal(second.received().toString(), 'event:BlockHeader\ndata:{"n":2}\n\n', 'the second only the one published after it came')
+})
+
+t.test('close writes the frames published in its turn before it ends the streams', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
+  const { url } = await hubServer(t, hub)
+  const subscriber = await subscribe(url)
+  await until(() => hub.size === 1)
+  hub.publish(eventFrame('BlockHeader', ['{"n":1}']))
+  hub.close()
+  await subscriber.closed
+  t.equal(subscriber.received().toString(), 'event:BlockHeader\ndata:{"n":1}\n\n')
+})
+
+t.test('cutAll drops the frames not yet written with the clients', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
+  const { url } = await hubServer(t, hub)
+  const subscriber = await subscribe(url)
+  await until(() => hub.size === 1)
+  hub.publish(eventFrame('BlockHeader', ['{"n":1}']))
+  hub.cutAll()
+  await subscriber.closed
+  t.equal(subscriber.received().length, 0, 'nothing written to a client that was cut')
+  t.equal(hub.size, 0)
+  const next = await subscribe(url)
+  await until(() => hub.size === 1)
+  hub.publish(eventFrame('BlockHeader', ['{"n":2}']))
+  await until(() => next.received().length > 0)
+  t.equal(next.received().toString(), 'event:BlockHeader\ndata:{"n":2}\n\n', 'a client that comes after gets only what follows')
+  next.destroy()
 })
 
 t.test('an HTTP/1.0 client, whose stream is not chunked, gets the bare frames', async (t) => {

@@ -82,11 +82,15 @@ async function main(): Promise<void> {
     }
   }
   const stamped = timestampedStore(store)
-  // Also when the store announces each block: this listener runs after the node's own, which
-  // writes the frame to every socket synchronously, so it stamps the end of the fan-out.
+  // Also when each block was handed to every socket: this listener runs after the node's own, which
+  // writes the frame at once (the floor) or when the store's announcing job ends (weft's hub, in a
+  // microtask), so a microtask queued here runs after those writes and stamps the end of the fan-out.
   const announced = new Map<string, number>()
   store.subscribe((event) => {
-    if (event.type === 'inserted') announced.set(encodeHash(event.header.hash), wallNow())
+    if (event.type === 'inserted') {
+      const hash = encodeHash(event.header.hash)
+      queueMicrotask(() => announced.set(hash, wallNow()))
+    }
   })
   let producer: Producer | undefined
   serve(async (message) => {
