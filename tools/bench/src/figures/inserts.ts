@@ -4,12 +4,12 @@ import { join } from 'node:path'
 import { type Block, blockFromJsonText, computeBlockHash, computePayloadHashes, powHash } from '@weft/block'
 import { type ChainStore, openStore } from '@weft/store'
 
-/** Devnet blocks of the bench store, heights 1..perChain of every chain, orphans included, by height: each after its parent and neighbours. */
-export async function sampleBlocks(store: ChainStore, perChain: number): Promise<Block[]> {
+/** Devnet blocks of the bench store, heights `from` (1) to `to` of every chain, orphans included, by height: each after its parent and neighbours. */
+export async function sampleBlocks(store: ChainStore, to: number, from = 1): Promise<Block[]> {
   const blocks: Block[] = []
   for (const chain of store.heads().keys()) {
     const items = []
-    for await (const item of store.range({ chain, minheight: 1, maxheight: perChain })) items.push(item)
+    for await (const item of store.range({ chain, minheight: from, maxheight: to })) items.push(item)
     for (const json of await store.readRangeBlocks(items)) blocks.push(blockFromJsonText(json))
   }
   return blocks.sort((a, b) => a.header.height - b.header.height || a.header.chainId - b.header.chainId)
@@ -17,11 +17,11 @@ export async function sampleBlocks(store: ChainStore, perChain: number): Promise
 
 /** Blocks per second of validated inserts and of the hashing alone, measured on the same blocks. */
 export interface InsertRates {
-  /** store.insert, one block at a time (each awaited), into a fresh store. */
+  /** store.insert, one block at a time (each awaited), into a store that holds only the blocks below them. */
   readonly insert: number
   /** computeBlockHash + computePayloadHashes + powHash of each block, alternating with `insert`. */
   readonly hashing: number
-  /** store.insertMany of the same blocks, in calls of `manyCall` blocks, into another fresh store. */
+  /** store.insertMany of the same blocks, in calls of `manyCall` blocks, into another such store. */
   readonly insertMany: number
   /** The same hashing, alternating with the `insertMany` calls: the floor of `insertMany`. */
   readonly insertManyHashing: number
@@ -38,21 +38,40 @@ function hashBlock(block: Block): number {
   )
 }
 
+// A value that depends on every hash of `blocks`.
+function hashBlocks(blocks: readonly Block[]): number {
+  let sink = 0
+  for (const block of blocks) sink ^= hashBlock(block)
+  return sink
+}
+
 // Milliseconds of the hashing floor over `blocks`; `keep` receives a value that depends on every hash.
 function hashMs(blocks: readonly Block[], keep: (value: number) => void): number {
   const started = performance.now()
-  let sink = 0
-  for (const block of blocks) sink ^= hashBlock(block)
+  const sink = hashBlocks(blocks)
   const ms = performance.now() - started
   keep(sink)
   return ms
 }
 
-async function freshStore<T>(network: ChainStore['network']['name'], use: (store: ChainStore) => Promise<T>): Promise<T> {
+// A fresh store that first takes `warmup` (untimed): the blocks under the measured ones (their parents
+// and neighbours), and a warm-up of the code that measures pay for. A store starts its own validation
+// threads, so a warm-up over another store would leave the measured store's threads cold.
+async function warmedStore<T>(
+  network: ChainStore['network']['name'],
+  warmup: readonly Block[],
+  keep: (value: number) => void,
+  use: (store: ChainStore) => Promise<T>,
+): Promise<T> {
   const folder = mkdtempSync(join(tmpdir(), 'weft-bench-inserts-'))
   try {
     const store = await openStore({ path: folder, network })
     try {
+      for (let at = 0; at < warmup.length; at += manyCall) {
+        const part = warmup.slice(at, at + manyCall)
+        await store.insertMany(part)
+        keep(hashBlocks(part))
+      }
       return await use(store)
     } finally {
       await store.close()
@@ -64,23 +83,23 @@ async function freshStore<T>(network: ChainStore['network']['name'], use: (store
 
 /**
  * Inserts and hashing alternate in chunks of the same blocks, so that other work on the machine
- * slows both alike: the ratio of the two is what the figure is about.
+ * slows both alike: the ratio of the two is what the figure is about. Each measure writes into a
+ * store that took `warmup` first (the blocks below `blocks`, untimed), so that neither pays for
+ * starting threads or compiling code: the figure is a bulk load's steady rate.
  */
-export async function insertRates(blocks: readonly Block[], network: ChainStore['network']['name'], chunk = 50): Promise<InsertRates> {
+export async function insertRates(
+  warmup: readonly Block[],
+  blocks: readonly Block[],
+  network: ChainStore['network']['name'],
+  chunk = 50,
+): Promise<InsertRates> {
   let sink = 0
   const keep = (value: number): void => {
     sink ^= value
   }
-  // A warm-up pass over a throwaway store, so that neither measure pays for compiling its code
-  // (the bench's process runs no store writes before this).
-  await freshStore(network, async (store) => {
-    const part = blocks.slice(0, manyCall)
-    await store.insertMany(part)
-    hashMs(part, keep)
-  })
   let insertMs = 0
   let insertHashMs = 0
-  await freshStore(network, async (store) => {
+  await warmedStore(network, warmup, keep, async (store) => {
     for (let at = 0; at < blocks.length; at += chunk) {
       const part = blocks.slice(at, at + chunk)
       const started = performance.now()
@@ -95,7 +114,7 @@ export async function insertRates(blocks: readonly Block[], network: ChainStore[
   // insertMany the same way: each call's blocks hashed right after it, so drift hits both alike.
   let manyMs = 0
   let manyHashMs = 0
-  await freshStore(network, async (store) => {
+  await warmedStore(network, warmup, keep, async (store) => {
     for (let at = 0; at < blocks.length; at += manyCall) {
       const part = blocks.slice(at, at + manyCall)
       const started = performance.now()
