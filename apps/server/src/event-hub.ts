@@ -52,8 +52,9 @@ interface Client {
  * for 350 bytes each and for 35,000), so a batch of blocks (a window copied by ingest, a reorg)
  * costs one pass over the clients instead of one per block. With 10,000 clients a pass takes 35 to
  * 90 ms here (the most when the clients' reader shares the machine), which per block would hold an
- * ingest to a dozen blocks a second. The microtask runs before the writer's caller resumes, so a block is on its way to every
- * client before the next one is inserted, as when each frame was written at once.
+ * ingest to a dozen blocks a second. The microtask runs before the writer's caller resumes, so a
+ * block is on its way to every client before the next one is inserted, as when each frame was
+ * written at once.
  *
  * The chunk is framed once per write and written straight to each client's socket: with a thousand
  * clients, `res.write` (which frames the chunk again for every client and hands the socket four
