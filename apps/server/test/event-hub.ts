@@ -139,11 +139,17 @@ t.test('a client that comes in the turn of a publish gets none of the frames pub
   t.equal(second.received().toString(), 'event:BlockHeader\ndata:{"n":2}\n\n', 'the second only the one published after it came')
 })
 
-t.test('close writes the frames published in its turn before it ends the streams', async (t) => {
+// A hub with one connected subscriber.
+async function hubWithSubscriber(t: Test): Promise<{ hub: EventHub; url: string; subscriber: Subscriber }> {
   const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
   const { url } = await hubServer(t, hub)
   const subscriber = await subscribe(url)
   await until(() => hub.size === 1)
+  return { hub, url, subscriber }
+}
+
+t.test('close writes the frames published in its turn before it ends the streams', async (t) => {
+  const { hub, subscriber } = await hubWithSubscriber(t)
   hub.publish(eventFrame('BlockHeader', ['{"n":1}']))
   hub.close()
   await subscriber.closed
@@ -151,10 +157,7 @@ t.test('close writes the frames published in its turn before it ends the streams
 })
 
 t.test('cutAll drops the frames not yet written with the clients', async (t) => {
-  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
-  const { url } = await hubServer(t, hub)
-  const subscriber = await subscribe(url)
-  await until(() => hub.size === 1)
+  const { hub, url, subscriber } = await hubWithSubscriber(t)
   hub.publish(eventFrame('BlockHeader', ['{"n":1}']))
   hub.cutAll()
   await subscriber.closed
