@@ -1,7 +1,7 @@
 // Child process: one node under test, either the weft server or the bare floor server, on one
 // store; the bench drives it over IPC (start a producer, read its memory and insert times, close).
 
-import { createProducer, type Producer } from '@weft/devnet'
+import { createProducer, fill, type Producer } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
 import { startServer } from '@weft/server'
 import { type ChainStore, openStore } from '@weft/store'
@@ -105,6 +105,12 @@ async function main(): Promise<void> {
         producer.start()
         send({ type: 'producing' })
         break
+      case 'burst': {
+        // A window of blocks inserted at once (one insertMany call, as ingest writes a copied window).
+        const summary = await fill(stamped.store, { blocks: Number(message.blocks), seed: String(message.seed) })
+        send({ type: 'burst', blocks: summary.blocks })
+        break
+      }
       case 'memory': {
         globalThis.gc?.()
         const usage = process.memoryUsage()

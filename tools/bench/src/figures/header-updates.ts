@@ -116,3 +116,64 @@ export function p99(run: HeaderUpdatesRun): number {
 export function rssPerSubscriber(run: HeaderUpdatesRun, subscribers: number): number {
   return (run.rssAfter - run.rssBefore) / subscribers
 }
+
+/** What a window of blocks inserted at once costs the event streams. */
+export interface HeaderBurstRun {
+  readonly blocks: number
+  /** Milliseconds from the insert call until every subscriber had every block of the window. */
+  readonly allDelivered: number
+  /** Milliseconds from the insert call until the node had handed the last block to every socket. */
+  readonly handedOver: number
+  readonly incomplete: number
+}
+
+/**
+ * A fresh development store in a node process of that kind (no producer), `subscribers` event
+ * streams in a second process, then `blocks` devnet blocks inserted in one call (a window copied by
+ * ingest, a reorg): how long until every subscriber has all of them.
+ */
+export async function headerBurstRun(kind: 'weft' | 'floor', subscribers: number, blocks: number): Promise<HeaderBurstRun> {
+  const folder = mkdtempSync(join(tmpdir(), 'weft-bench-burst-'))
+  const children: Child[] = []
+  try {
+    const node = startChild('node-process.js', [JSON.stringify({ kind, path: folder, network: 'development' })], ['--expose-gc'])
+    children.push(node)
+    const { url } = await node.next<Message & { url: string }>('ready')
+    const streams = startChild('subscriber-process.js', [`${url}/chain/0.0/development/header/updates`, String(subscribers)])
+    children.push(streams)
+    await streams.next('connected')
+    await sleep(1000)
+    await node.ask({ type: 'burst', blocks, seed: 'weft-bench-burst' }, 'burst')
+    const stamps = await node.ask<Stamps>({ type: 'inserts' }, 'inserts')
+    // Every block of the window at every subscriber, or a minute at most.
+    const deadline = Date.now() + 60_000
+    let report = await streams.ask<Report>({ type: 'report' }, 'report')
+    const complete = (r: Report): boolean => r.receipts.filter(([, count]) => count === subscribers).length >= stamps.called.length
+    while (!complete(report) && Date.now() < deadline) {
+      await sleep(50)
+      report = await streams.ask<Report>({ type: 'report' }, 'report')
+    }
+    await streams.ask({ type: 'close' }, 'closed')
+    await node.ask({ type: 'close' }, 'closed')
+    await Promise.all([streams.exited, node.exited])
+    const receipts = new Map(report.receipts.map(([hash, count, , last]) => [hash, { count, last }]))
+    const started = Math.min(...stamps.called.map(([, called]) => called))
+    let last = started
+    let incomplete = 0
+    for (const [hash] of stamps.called) {
+      const receipt = receipts.get(hash)
+      if (receipt === undefined || receipt.count < subscribers) incomplete += 1
+      else last = Math.max(last, receipt.last)
+    }
+    const handed = Math.max(...stamps.announced.map(([, at]) => at))
+    return {
+      blocks: stamps.called.length,
+      allDelivered: incomplete > 0 ? Number.POSITIVE_INFINITY : last - started,
+      handedOver: handed - started,
+      incomplete,
+    }
+  } finally {
+    for (const child of children) child.kill()
+    rmSync(folder, { recursive: true, force: true })
+  }
+}

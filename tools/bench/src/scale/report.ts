@@ -113,6 +113,13 @@ export function formatScaleReport(sides: readonly ScaleSide[], streams: StreamsA
       '',
       '',
     ],
+    [
+      `${count(streams.weftBurst.blocks)} blocks inserted at once: until every subscriber has them all (ms)`,
+      String(round(streams.weftBurst.allDelivered)),
+      String(round(streams.floorBurst.allDelivered)),
+      String(round(streams.weftBurst.allDelivered / streams.floorBurst.allDelivered, 2)),
+      '',
+    ],
   ])}`
 }
 
