@@ -20,9 +20,21 @@ function subscribe(url: string): Promise<Subscriber> {
   })
 }
 
+// A server on 127.0.0.1 that hands every request to `handle`; closed with the hub after the test.
+async function listenWith(t: Test, hub: EventHub, handle: (res: ServerResponse) => void): Promise<string> {
+  const server = createServer((_req, res) => handle(res))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    hub.close()
+    server.closeAllConnections()
+    return new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/`
+}
+
 async function hubServer(t: Test, hub: EventHub): Promise<{ url: string; writes: Array<{ res: ServerResponse; chunk: unknown }> }> {
   const writes: Array<{ res: ServerResponse; chunk: unknown }> = []
-  const server = createServer((_req, res) => {
+  const url = await listenWith(t, hub, (res) => {
     // Records what each response and its socket are handed, to see that every client gets the same Buffer object.
     const write = res.write.bind(res) as (chunk: unknown) => boolean
     res.write = ((chunk: unknown) => {
@@ -37,14 +49,7 @@ async function hubServer(t: Test, hub: EventHub): Promise<{ url: string; writes:
     }) as typeof socket.write
     hub.attach(res)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => {
-    hub.close()
-    server.closeAllConnections()
-    return new Promise<void>((resolve) => server.close(() => resolve()))
-  })
-  const address = server.address() as { port: number }
-  return { url: `http://127.0.0.1:${address.port}/`, writes }
+  return { url, writes }
 }
 
 async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -111,7 +116,7 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
 t.test('a client that comes in the turn of a publish gets none of the frames published before it came', async (t) => {
   const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
   const attached: ServerResponse[] = []
-  const server = createServer((_req, res) => {
+  const url = await listenWith(t, hub, (res) => {
     if (attached.length === 1) {
       // The second client arrives in the same turn as a publish that is not written yet.
       hub.publish(eventFrame('BlockHeader', ['{"n":1}']))
@@ -120,13 +125,6 @@ t.test('a client that comes in the turn of a publish gets none of the frames pub
     } else hub.attach(res)
     attached.push(res)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => {
-    hub.close()
-    server.closeAllConnections()
-    return new Promise<void>((resolve) => server.close(() => resolve()))
-  })
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`
   const first = await subscribe(url)
   await until(() => hub.size === 1)
   const second = await subscribe(url)

@@ -40,23 +40,45 @@ type Stamps = Message & { called: Array<[string, number]>; announced: Array<[str
 type Report = Message & { receipts: Array<[string, number, number, number]> }
 type Memory = Message & { rss: number; heapUsed: number; clients: number }
 
-/**
- * One run: a fresh development store in a node process of that kind with a producer on all 20
- * chains, `subscribers` event streams in a second process, and the latency of every block inserted
- * during the measured window.
- */
-export async function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUpdatesOptions): Promise<HeaderUpdatesRun> {
+/** A node under test: a fresh development store in a node process of one kind, and its URL. */
+interface NodeUnderTest {
+  readonly node: Child
+  readonly url: string
+  /** Starts `count` event-stream subscribers of the node's `/header/updates` in a second process. */
+  subscribe(count: number): Child
+}
+
+// Runs `use` on a fresh node of `kind`; every child is ended and the store removed after.
+async function withNode<T>(kind: 'weft' | 'floor', use: (under: NodeUnderTest) => Promise<T>): Promise<T> {
   const folder = mkdtempSync(join(tmpdir(), 'weft-bench-updates-'))
   const children: Child[] = []
   try {
     const node = startChild('node-process.js', [JSON.stringify({ kind, path: folder, network: 'development' })], ['--expose-gc'])
     children.push(node)
     const { url } = await node.next<Message & { url: string }>('ready')
+    const subscribe = (count: number): Child => {
+      const child = startChild('subscriber-process.js', [`${url}/chain/0.0/development/header/updates`, String(count)])
+      children.push(child)
+      return child
+    }
+    return await use({ node, url, subscribe })
+  } finally {
+    for (const child of children) child.kill()
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+/**
+ * One run: a fresh development store in a node process of that kind with a producer on all 20
+ * chains, `subscribers` event streams in a second process, and the latency of every block inserted
+ * during the measured window.
+ */
+export function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUpdatesOptions): Promise<HeaderUpdatesRun> {
+  return withNode(kind, async ({ node, subscribe }) => {
     await node.ask({ type: 'produce', blockDelay: options.blockDelay, forkRate: 0, seed: 'weft-bench-updates' }, 'producing')
     await sleep(options.warmupSeconds * 1000)
     const before = await node.ask<Memory>({ type: 'memory' }, 'memory')
-    const subscribers = startChild('subscriber-process.js', [`${url}/chain/0.0/development/header/updates`, String(options.subscribers)])
-    children.push(subscribers)
+    const subscribers = subscribe(options.subscribers)
     await subscribers.next('connected')
     const windowStart = wallNow()
     await sleep(options.seconds * 1000)
@@ -101,10 +123,7 @@ export async function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUp
       heapAfter: after.heapUsed,
       connected: after.clients,
     }
-  } finally {
-    for (const child of children) child.kill()
-    rmSync(folder, { recursive: true, force: true })
-  }
+  })
 }
 
 /** p99 of a run's latencies, ms; a block some subscriber never received counts as infinitely late. */
@@ -132,15 +151,9 @@ export interface HeaderBurstRun {
  * streams in a second process, then `blocks` devnet blocks inserted in one call (a window copied by
  * ingest, a reorg): how long until every subscriber has all of them.
  */
-export async function headerBurstRun(kind: 'weft' | 'floor', subscribers: number, blocks: number): Promise<HeaderBurstRun> {
-  const folder = mkdtempSync(join(tmpdir(), 'weft-bench-burst-'))
-  const children: Child[] = []
-  try {
-    const node = startChild('node-process.js', [JSON.stringify({ kind, path: folder, network: 'development' })], ['--expose-gc'])
-    children.push(node)
-    const { url } = await node.next<Message & { url: string }>('ready')
-    const streams = startChild('subscriber-process.js', [`${url}/chain/0.0/development/header/updates`, String(subscribers)])
-    children.push(streams)
+export function headerBurstRun(kind: 'weft' | 'floor', subscribers: number, blocks: number): Promise<HeaderBurstRun> {
+  return withNode(kind, async ({ node, subscribe }) => {
+    const streams = subscribe(subscribers)
     await streams.next('connected')
     await sleep(1000)
     await node.ask({ type: 'burst', blocks, seed: 'weft-bench-burst' }, 'burst')
@@ -172,8 +185,5 @@ export async function headerBurstRun(kind: 'weft' | 'floor', subscribers: number
       handedOver: handed - started,
       incomplete,
     }
-  } finally {
-    for (const child of children) child.kill()
-    rmSync(folder, { recursive: true, force: true })
-  }
+  })
 }
