@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { BlockHeader, ChainwebBlockHeader } from '@weft/types'
+import type { BlockHeader, ChainwebBlockHeader, Profile } from '@weft/types'
 import fc from 'fast-check'
 import t from 'tap'
 import {
@@ -59,6 +59,35 @@ t.test('featureFlags above 2^53 are written and read exactly as JSON text', asyn
   t.equal(headerFromJsonText(text).featureFlags, 18446744073709551615n)
   t.same(parseJsonExact('{"a":{"featureFlags" : 12}}'), { a: { featureFlags: '12' } })
   t.equal(headerFromJson({ ...vector(), featureFlags: 5n } as unknown as AnyHeaderJson).featureFlags, 5n, 'a bigint is accepted too')
+})
+
+t.test('parseJsonExact reads bytes as it reads the same text', async (t) => {
+  const bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text))
+  const cases = [
+    '{"a":{"featureFlags" : 12}}',
+    '{"featureFlags":18446744073709551615,"hash":"x"}',
+    '[{"featureFlags":\t\n 1},{"featureFlags":\r2},{"b":"é","featureFlags":0}]',
+    '{"featureFlags":-1,"x":["featureFlags",3]}',
+    '{"featureFlags":"7","y":{"featureFlags":null}}',
+    '{"none":true}',
+  ]
+  for (const text of cases) t.same(parseJsonExact(bytes(text)), parseJsonExact(text), text)
+  t.same(parseJsonExact(bytes('[{"featureFlags":18446744073709551615},{"featureFlags":9007199254740993}]')), [
+    { featureFlags: '18446744073709551615' },
+    { featureFlags: '9007199254740993' },
+  ])
+  t.same(parseJsonExact(Buffer.from('{"name":"añ","featureFlags":5}')), { name: 'añ', featureFlags: '5' }, 'UTF-8 text is decoded as UTF-8')
+  const inside = Buffer.from('xx{"featureFlags":1}yy').subarray(2, 20)
+  t.same(parseJsonExact(inside), { featureFlags: '1' }, 'a view into a larger buffer reads only its own bytes')
+  t.throws(() => parseJsonExact(bytes('{"featureFlags":1')), SyntaxError, 'text that is not JSON still fails to parse')
+  holds(
+    t,
+    fc.property(headerArb, fc.constantFrom<Profile>('spec', 'chainweb'), (h, profile) => {
+      const text = `{"items":[${headerToJsonText(h, profile)},${headerToJsonText(h, profile)}],"next":null}`
+      return isDeepStrictEqual(parseJsonExact(Buffer.from(text)), parseJsonExact(text))
+    }),
+    { numRuns: 200 },
+  )
 })
 
 t.test('spec-profile header bytes become chainweb bytes by swapping one key', async (t) => {
