@@ -1,5 +1,5 @@
 import { NodeInfo } from '@weft/types'
-import { type ResponseCheck, responseCheck } from './response-check.js'
+import { type ExactResponseCheck, exactResponseCheck, type ResponseCheck, responseCheck } from './response-check.js'
 import { createTransport, type Transport } from './transport.js'
 import type { ClientOptions, Target } from './types.js'
 
@@ -7,6 +7,8 @@ import type { ClientOptions, Target } from './types.js'
 export interface Connection extends Transport {
   /** Checks a response body against its schema when validation is on. */
   readonly check: ResponseCheck
+  /** Parses a body holding headers with featureFlags exact, checked against its schema when validation is on. */
+  readonly checkExact: ExactResponseCheck
   /** The network and profile spoken: as given, or found out from `/info` once. */
   target(): Promise<Target>
   /** GET /info, checked. */
@@ -49,6 +51,7 @@ export function createConnection(options: ClientOptions): Connection {
     root: transport.root,
     send: transport.send,
     check,
+    checkExact: exactResponseCheck(options.validate ?? false),
     target,
     info,
     async base() {

@@ -31,7 +31,7 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
     yield { type: 'connected' }
     for await (const event of parseEventStream(bodyChunks(response, idleTimeout))) {
       if (event.event !== 'BlockHeader') continue
-      yield { type: 'update', update: connection.check<AnyHeaderUpdate>(schema, JSON.parse(event.data), 'a header update event') }
+      yield { type: 'update', update: connection.checkExact<AnyHeaderUpdate>(schema, event.data, 'a header update event') }
     }
     // The server ended the stream (restart, or this client fell behind): reconnect after a pause.
     await sleep(retryDelay, signal)

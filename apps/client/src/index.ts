@@ -20,9 +20,11 @@ export type {
   ClientOptions,
   ConfirmedHeadersOptions,
   EmittedBlock,
+  ExactHeader,
   HeaderStreamEvent,
   HeaderUpdatesOptions,
   PageQuery,
   Target,
   WeftClient,
+  WithExactHeader,
 } from './types.js'

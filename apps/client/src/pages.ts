@@ -54,7 +54,7 @@ async function readPage(connection: Connection, method: 'GET' | 'POST', url: str
   try {
     const response = await connection.send(method, url, body === undefined ? {} : { body })
     const schema = (await connection.target()).profile === 'chainweb' ? ChainwebBlockPage : BlockPage
-    return connection.check<AnyBlockPage>(schema, await response.json(), `${method} ${url}`)
+    return connection.checkExact<AnyBlockPage>(schema, new Uint8Array(await response.arrayBuffer()), `${method} ${url}`)
   } catch (error) {
     // The spec profile answers a query that matches nothing with 404 NO_MATCHING_BLOCKS; chainweb with an empty page.
     if (error instanceof WeftHttpError && error.serverCode === 'NO_MATCHING_BLOCKS') return { limit: 0, items: [], next: null }

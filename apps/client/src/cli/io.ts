@@ -7,9 +7,15 @@ export interface CliIo {
   env?: Readonly<Record<string, string | undefined>>
 }
 
-/** Writes one JSON value as a line (NDJSON), waiting when the stream asks for it (a slow pipe). */
+// The client keeps featureFlags exact as decimal strings; a line prints them as the node serves them.
+const quotedFeatureFlags = /"featureFlags":"([0-9]+)"/g
+
+/**
+ * Writes one JSON value as a line (NDJSON), waiting when the stream asks for it (a slow pipe).
+ * `featureFlags` are written as the node serves them, exact JSON integers (they may exceed 2^53).
+ */
 export function writeLine(stream: NodeJS.WritableStream, value: unknown): Promise<void> {
-  return writeText(stream, `${JSON.stringify(value)}\n`)
+  return writeText(stream, `${JSON.stringify(value).replace(quotedFeatureFlags, '"featureFlags":$1')}\n`)
 }
 
 /** Writes text, resolving once the stream has taken it or drained. */
