@@ -30,7 +30,12 @@ export type ExactResponseCheck = <T>(schema: TSchema, text: string | Uint8Array,
 export function exactResponseCheck(validate: boolean): ExactResponseCheck {
   const check = responseCheck(validate)
   return <T>(schema: TSchema, text: string | Uint8Array, what: string): T => {
-    if (validate) check(schema, JSON.parse(typeof text === 'string' ? text : Buffer.from(text).toString('utf8')), what)
+    if (validate)
+      check(
+        schema,
+        JSON.parse(typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')),
+        what,
+      )
     return parseJsonExact(text) as T
   }
 }

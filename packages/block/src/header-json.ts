@@ -144,6 +144,13 @@ export function parseJsonExact(text: string | Uint8Array): unknown {
   return JSON.parse(quoted.toString(isAscii(quoted) ? 'latin1' : 'utf8'))
 }
 
+const quotedFeatureFlags = /"featureFlags":"([0-9]+)"/g
+
+/** JSON text of `value` whose featureFlags are decimal strings (as `parseJsonExact` gives them), written back as the bare integers they are on the wire. */
+export function stringifyJsonExact(value: unknown): string {
+  return JSON.stringify(value).replace(quotedFeatureFlags, '"featureFlags":$1')
+}
+
 // The bytes with every featureFlags number in quotes, as the regular expression above does to a
 // string; the keys are found by Buffer.indexOf, so a page of blocks costs a search and one copy
 // rather than a UTF-8 decode and a regular-expression pass over the whole text.

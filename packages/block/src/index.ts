@@ -31,6 +31,7 @@ export {
   headerToJson,
   headerToJsonText,
   parseJsonExact,
+  stringifyJsonExact,
 } from './header-json.js'
 export { type ChildHeaderFields, findNonce, mineChildHeader, mineHeader, type PayloadContents, withPayloadHashes } from './mine.js'
 export {

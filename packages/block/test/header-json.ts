@@ -10,6 +10,7 @@ import {
   headerToJson,
   headerToJsonText,
   parseJsonExact,
+  stringifyJsonExact,
 } from '../src/index.js'
 import { headerArb, headerVectors, holds } from './fixtures/helpers.js'
 
@@ -85,6 +86,25 @@ t.test('parseJsonExact reads bytes as it reads the same text', async (t) => {
     fc.property(headerArb, fc.constantFrom<Profile>('spec', 'chainweb'), (h, profile) => {
       const text = `{"items":[${headerToJsonText(h, profile)},${headerToJsonText(h, profile)}],"next":null}`
       return isDeepStrictEqual(parseJsonExact(Buffer.from(text)), parseJsonExact(text))
+    }),
+    { numRuns: 200 },
+  )
+})
+
+t.test('stringifyJsonExact writes what parseJsonExact read, featureFlags as bare integers', async (t) => {
+  const text = '{"items":[{"header":{"featureFlags":18446744073709551615,"nonce":"12"}},{"featureFlags":0}],"next":null}'
+  t.equal(stringifyJsonExact(parseJsonExact(text)), text)
+  t.equal(
+    stringifyJsonExact({ featureFlags: 5, name: '"featureFlags":"7"' }),
+    '{"featureFlags":5,"name":"\\"featureFlags\\":\\"7\\""}',
+    'a string that holds the key stays a string',
+  )
+  t.equal(stringifyJsonExact({ featureFlags: 'x1' }), '{"featureFlags":"x1"}', 'only digits become a number')
+  holds(
+    t,
+    fc.property(headerArb, fc.constantFrom<Profile>('spec', 'chainweb'), (h, profile) => {
+      const json = headerToJsonText(h, profile)
+      return stringifyJsonExact(parseJsonExact(json)) === json
     }),
     { numRuns: 200 },
   )

@@ -1,3 +1,4 @@
+import { stringifyJsonExact } from '@weft/block'
 /** Where the CLI reads and writes: the process's streams in `cli.ts`, buffers in tests. */
 export interface CliIo {
   stdout: NodeJS.WritableStream
@@ -7,15 +8,13 @@ export interface CliIo {
   env?: Readonly<Record<string, string | undefined>>
 }
 
-// The client keeps featureFlags exact as decimal strings; a line prints them as the node serves them.
-const quotedFeatureFlags = /"featureFlags":"([0-9]+)"/g
-
 /**
  * Writes one JSON value as a line (NDJSON), waiting when the stream asks for it (a slow pipe).
- * `featureFlags` are written as the node serves them, exact JSON integers (they may exceed 2^53).
+ * `featureFlags`, decimal strings in the client's objects, are written as the node serves them:
+ * exact JSON integers (they may exceed 2^53).
  */
 export function writeLine(stream: NodeJS.WritableStream, value: unknown): Promise<void> {
-  return writeText(stream, `${JSON.stringify(value).replace(quotedFeatureFlags, '"featureFlags":$1')}\n`)
+  return writeText(stream, `${stringifyJsonExact(value)}\n`)
 }
 
 /** Writes text, resolving once the stream has taken it or drained. */
