@@ -62,9 +62,14 @@ export const trafficOptions = {
     flag: 'concurrent-reads',
     env: 'WEFT_CONCURRENT_READS',
     kind: count,
-    // Under 100 connections of reads on two cores the producer kept 0.45 of its idle rate with 8
-    // slots, 0.52-0.63 with 4 (the event loop is the bottleneck, not the thread pool); reads lost ~10%.
-    default: 4,
+    // The slots keep writes from waiting behind every read at every step. Under 100 connections of
+    // reads on two cores the producer kept 0.45 of its idle rate with 8 slots, 0.52-0.63 with 4 (the
+    // event loop is the bottleneck, not the thread pool); reads lost ~10%. A node that writes nothing
+    // has no write to protect: 16 slots only bound the pages in construction, and its pages ran at
+    // 0.91-0.93 of a bare server's against 0.83-0.87 with 4 (pnpm bench's block-pages figure).
+    defaultFrom: (resolved: Readonly<Record<string, unknown>>): number =>
+      resolved.devnet === true || (resolved.upstream as readonly string[]).length > 0 ? 4 : 16,
+    defaultText: '4 on a node that writes (devnet producer or --upstream), else 16',
     help: 'chain reads (pages, branches, payloads, cut) run at once at most; the others wait their turn',
   },
   syncWrites: {

@@ -116,5 +116,6 @@ t.test('help gives each flag its default', async (t) => {
     /WEFT_EMULATE +chainweb profile: the chainweb-node release to answer as: 3\.2 \| 2\.32 \(default 3\.2\)$/,
   )
   t.match(line('--block-delay <seconds>'), /\(default the network's\)$/)
+  t.match(line('--concurrent-reads <n>'), /\(default 4 on a node that writes \(devnet producer or --upstream\), else 16\)$/)
   t.notMatch(helpText(), /bodyLimit|maxBacklogBytes|body-limit/, 'options without a flag are not on the command line')
 })

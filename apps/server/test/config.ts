@@ -3,7 +3,7 @@ import { defaultConfig, resolveConfig } from '../src/config.js'
 
 t.test('defaults fill what is missing; the producer defaults on for development networks only', async (t) => {
   const config = resolveConfig({})
-  t.same(config, { ...defaultConfig, devnet: true })
+  t.same(config, { ...defaultConfig, devnet: true, concurrentReads: 4 })
   t.same(
     [config.host, config.port, config.data, config.network, config.profile, config.keepAlive, config.bodyLimit],
     ['127.0.0.1', 1848, './data', 'development', 'spec', 15, 2 * 1024 * 1024],
@@ -14,6 +14,15 @@ t.test('defaults fill what is missing; the producer defaults on for development 
   t.equal(resolveConfig({ network: 'mainnet01' }).devnet, false)
   t.equal(resolveConfig({ network: 'test-singleton', devnet: true }).devnet, true, 'the producer on where asked and minable')
   t.equal(resolveConfig({ port: undefined }).port, 1848, 'undefined options are defaults')
+})
+
+t.test('read slots default to 4 on a node that writes, 16 on one that only serves its store', async (t) => {
+  t.equal(resolveConfig({}).concurrentReads, 4, 'the devnet producer writes')
+  t.equal(resolveConfig({ upstream: ['http://127.0.0.1:1'] }).concurrentReads, 4, 'ingest writes')
+  t.equal(resolveConfig({ devnet: false }).concurrentReads, 16, 'no producer, no upstream')
+  t.equal(resolveConfig({ network: 'mainnet01' }).concurrentReads, 16, 'a real network without an upstream: a store served as it is')
+  t.equal(resolveConfig({ devnet: false, concurrentReads: 2 }).concurrentReads, 2, 'a given value wins')
+  t.equal(resolveConfig({ concurrentReads: 32 }).concurrentReads, 32, 'on a writing node too')
 })
 
 t.test('values out of range are refused', async (t) => {
