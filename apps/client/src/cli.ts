@@ -21,5 +21,16 @@ process.exitCode = await runCli(process.argv.slice(2), {
   signal: controller.signal,
   env: process.env,
 })
-// Keep-alive sockets of fetch would hold the process open for a few seconds after the work is done.
+// Keep-alive sockets of fetch would hold the process open for a few seconds after the work is done,
+// so the process exits at once; but not before stdout and stderr have taken everything written:
+// process.exit() drops writes still queued, and a reader that lagged lost the last block printed.
+await Promise.all([written(process.stdout), written(process.stderr)])
 process.exit()
+
+// Resolves once what was written to `stream` before it has been handed to the operating system (or the stream failed).
+function written(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed) resolve()
+    else stream.write('', () => resolve())
+  })
+}
