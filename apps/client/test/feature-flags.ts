@@ -67,8 +67,8 @@ for (const profile of ['spec', 'chainweb'] as const) {
     let verbatim = 0
     for (const line of lines) {
       const { header } = parseJsonExact(line) as { header: { hash: string } }
-      const stored = await server.store.getHeader(Buffer.from(header.hash, 'base64url'))
-      if (stored !== undefined && line.startsWith(`{"header":${headerToJsonText(stored, profile)},`)) verbatim += 1
+      const served = await server.store.getHeader(Buffer.from(header.hash, 'base64url'))
+      if (served !== undefined && line.startsWith(`{"header":${headerToJsonText(served, profile)},`)) verbatim += 1
     }
     t.equal(verbatim, lines.length, "every line starts with the header's exact text")
   })
