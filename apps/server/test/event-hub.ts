@@ -32,8 +32,13 @@ async function listenWith(t: Test, hub: EventHub, handle: (res: ServerResponse) 
   return `http://127.0.0.1:${(server.address() as { port: number }).port}/`
 }
 
-async function hubServer(t: Test, hub: EventHub): Promise<{ url: string; writes: Array<{ res: ServerResponse; chunk: unknown }> }> {
+async function hubServer(
+  t: Test,
+  hub: EventHub,
+  onRequest?: (res: ServerResponse, index: number) => void,
+): Promise<{ url: string; writes: Array<{ res: ServerResponse; chunk: unknown }> }> {
   const writes: Array<{ res: ServerResponse; chunk: unknown }> = []
+  let requests = 0
   const url = await listenWith(t, hub, (res) => {
     // Records what each response and its socket are handed, to see that every client gets the same Buffer object.
     const write = res.write.bind(res) as (chunk: unknown) => boolean
@@ -47,7 +52,8 @@ async function hubServer(t: Test, hub: EventHub): Promise<{ url: string; writes:
       writes.push({ res, chunk })
       return socketWrite(chunk)
     }) as typeof socket.write
-    hub.attach(res)
+    if (onRequest === undefined) hub.attach(res)
+    else onRequest(res, requests++)
   })
   return { url, writes }
 }
@@ -255,4 +261,111 @@ t.test('close ends every stream and refuses new ones', async (t) => {
     get(url, { agent: false }, () => resolve('answered')).on('error', () => resolve('refused')),
   )
   t.equal(late, 'refused', 'a client arriving after close is dropped')
+})
+
+// The event frames (not keep-alive comments) written to each response, in order.
+function framesWritten(writes: ReadonlyArray<{ res: ServerResponse; chunk: unknown }>): Map<ServerResponse, Buffer[]> {
+  const byClient = new Map<ServerResponse, Buffer[]>()
+  for (const { res, chunk } of writes) {
+    if (!Buffer.isBuffer(chunk) || !chunk.includes('event:')) continue
+    byClient.set(res, [...(byClient.get(res) ?? []), chunk])
+  }
+  return byClient
+}
+
+const eventWrites = (writes: ReadonlyArray<{ chunk: unknown }>) =>
+  writes.filter((w) => Buffer.isBuffer(w.chunk) && w.chunk.includes('event:')).length
+
+t.test('a sweep over more clients than a step yields to the event loop, and a batch published meanwhile joins it', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 2 })
+  const { url, writes } = await hubServer(t, hub)
+  const subscribers = await Promise.all(Array.from({ length: 5 }, () => subscribe(url)))
+  await until(() => hub.size === 5)
+  const a = eventFrame('BlockHeader', ['{"n":1}'])
+  const b = eventFrame('BlockHeader', ['{"n":2}'])
+  hub.publish(a)
+  await Promise.resolve()
+  t.equal(eventWrites(writes), 2, 'the first step writes two clients when the job ends, the rest wait for a turn')
+  hub.publish(b)
+  await Promise.resolve()
+  t.equal(eventWrites(writes), 4, "the second batch's first step goes on where the sweep was")
+  const both = Buffer.concat([a, b])
+  await until(() => subscribers.every((s) => s.received().length >= both.length))
+  for (const s of subscribers) t.ok(s.received().equals(both), 'every client has both frames, in order, once')
+  const written = [...framesWritten(writes).values()]
+  t.equal(written.length, 5)
+  t.equal(eventWrites(writes), 7, 'one write per client and sweep it was behind in')
+  t.equal(
+    written.filter((chunks) => chunks.length === 2 && chunks[0]!.equals(chunkOf(a)) && chunks[1]!.equals(chunkOf(b))).length,
+    2,
+    'the two reached first get each batch on its own',
+  )
+  t.equal(
+    written.filter((chunks) => chunks.length === 1 && chunks[0]!.equals(chunkOf(both))).length,
+    3,
+    'the three not reached yet get both batches in one chunk',
+  )
+  const joined = written.filter((chunks) => chunks.length === 1).map((chunks) => chunks[0])
+  t.ok(
+    joined.every((chunk) => chunk === joined[0]),
+    'one shared Buffer for the clients behind by the same batches',
+  )
+})
+
+t.test('clients that go away during a sweep are dropped and the others get every frame', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 1 })
+  const { url } = await hubServer(t, hub)
+  const subscribers = await Promise.all(Array.from({ length: 6 }, () => subscribe(url)))
+  await until(() => hub.size === 6)
+  const frames = Array.from({ length: 4 }, (_, n) => eventFrame('BlockHeader', [`{"n":${n}}`]))
+  hub.publish(frames[0]!)
+  await Promise.resolve()
+  subscribers[2]!.destroy()
+  subscribers[5]!.destroy()
+  for (const frame of frames.slice(1)) {
+    await new Promise((resolve) => setImmediate(resolve))
+    hub.publish(frame)
+  }
+  const expected = Buffer.concat(frames)
+  const staying = subscribers.filter((_, index) => index !== 2 && index !== 5)
+  await until(() => hub.size === 4 && staying.every((s) => s.received().length >= expected.length))
+  for (const s of staying) t.ok(s.received().equals(expected), 'all four frames, in order, once')
+  hub.publish(eventFrame('BlockHeader', ['{"n":4}']))
+  await until(() => staying.every((s) => s.received().toString().endsWith('{"n":4}\n\n')))
+  t.equal(hub.size, 4)
+})
+
+t.test('a client that comes during a sweep gets only the batches published after it came', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 1 })
+  const first = eventFrame('BlockHeader', ['{"n":1}'])
+  const second = eventFrame('BlockHeader', ['{"n":2}'])
+  const { url } = await hubServer(t, hub, (res, index) => {
+    if (index === 3) {
+      // The fourth client arrives while the first frame has reached one client of three.
+      hub.publish(first)
+      hub.attach(res)
+      hub.publish(second)
+    } else hub.attach(res)
+  })
+  const earlier = await Promise.all(Array.from({ length: 3 }, () => subscribe(url)))
+  await until(() => hub.size === 3)
+  const late = await subscribe(url)
+  const both = Buffer.concat([first, second])
+  await until(() => earlier.every((s) => s.received().length >= both.length) && late.received().length >= second.length)
+  for (const s of earlier) t.ok(s.received().equals(both), 'the clients that were there get both')
+  t.ok(late.received().equals(second), 'the late one only the frame published after it came')
+})
+
+t.test('close finishes a running sweep before it ends the streams', async (t) => {
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 1 })
+  const { url, writes } = await hubServer(t, hub)
+  const subscribers = await Promise.all(Array.from({ length: 3 }, () => subscribe(url)))
+  await until(() => hub.size === 3)
+  const frame = eventFrame('BlockHeader', ['{"n":1}'])
+  hub.publish(frame)
+  await Promise.resolve()
+  t.equal(eventWrites(writes), 1, 'one client written when close is called')
+  hub.close()
+  await Promise.all(subscribers.map((s) => s.closed))
+  for (const s of subscribers) t.ok(s.received().equals(frame), 'each got the frame before its end')
 })
