@@ -1,6 +1,7 @@
 // Child process: one node under test, either the weft server or the bare floor server, on one
 // store; the bench drives it over IPC (start a producer, read its memory and insert times, close).
 
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createProducer, fill, type Producer } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
 import { startServer } from '@weft/server'
@@ -20,6 +21,8 @@ export interface NodeProcessConfig {
   /** With kind weft: also serve the floor from the same process and the same opened store. */
   readonly withFloor?: boolean
 }
+
+const loopResolutionMs = 10
 
 async function startFloor(store: ChainStore): Promise<{ url: string; clients: () => number; close: () => Promise<void> }> {
   const floor = createFloorServer(store)
@@ -82,9 +85,10 @@ async function main(): Promise<void> {
     }
   }
   const stamped = timestampedStore(store)
-  // Also when each block was handed to every socket: this listener runs after the node's own, which
-  // writes the frame at once (the floor) or when the store's announcing job ends (weft's hub, in a
-  // microtask), so a microtask queued here runs after those writes and stamps the end of the fan-out.
+  // Also when each block was handed over: this listener runs after the node's own, which writes the
+  // frame at once (the floor) or when the store's announcing job ends (weft's hub, in a microtask:
+  // to every client, or to the first step of them when there are more than one step's worth), so a
+  // microtask queued here runs after those writes.
   const announced = new Map<string, number>()
   store.subscribe((event) => {
     if (event.type === 'inserted') {
@@ -92,9 +96,26 @@ async function main(): Promise<void> {
       queueMicrotask(() => announced.set(hash, wallNow()))
     }
   })
+  // How late the process's event loop runs: a request, a timer or an insert's next step waits that
+  // long. The histogram holds the intervals of a 10 ms timer; the delay is what passes the 10 ms.
+  const loopDelay = monitorEventLoopDelay({ resolution: loopResolutionMs })
+  loopDelay.enable()
+  const lateness = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - loopResolutionMs)
   let producer: Producer | undefined
   serve(async (message) => {
     switch (message.type) {
+      case 'loop-reset':
+        loopDelay.reset()
+        send({ type: 'loop-reset' })
+        break
+      case 'loop':
+        send({
+          type: 'loop',
+          p50: lateness(loopDelay.percentile(50)),
+          p99: lateness(loopDelay.percentile(99)),
+          max: lateness(loopDelay.max),
+        })
+        break
       case 'produce':
         producer = createProducer(stamped.store, {
           blockDelay: Number(message.blockDelay),

@@ -229,6 +229,9 @@ async function main(): Promise<void> {
         floorHandedOverP99Ms: round(quantile(floorUpdates.handedOver, 0.99), 3),
         weftSpreadP99Ms: round(quantile(weftUpdates.spreads, 0.99), 3),
         floorSpreadP99Ms: round(quantile(floorUpdates.spreads, 0.99), 3),
+        // How late each node's event loop ran meanwhile (what a request waits).
+        weftLoopDelayP99Ms: round(weftUpdates.loopDelay.p99, 3),
+        floorLoopDelayP99Ms: round(floorUpdates.loopDelay.p99, 3),
         weftConnected: weftUpdates.connected,
         floorConnected: floorUpdates.connected,
       },

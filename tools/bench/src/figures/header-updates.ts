@@ -20,10 +20,13 @@ export interface HeaderUpdatesRun {
   /** Latencies (ms) from the insert call to the last subscriber's receipt, one per block. */
   readonly latencies: number[]
   /**
-   * Milliseconds from the insert call until the node had handed the frame to every socket, one per
-   * block: stamped by a store listener registered after the node's own, which writes synchronously.
+   * Milliseconds from the insert call until the node had handed the frame over, one per block:
+   * stamped by a store listener registered after the node's own, which writes synchronously to every
+   * socket (the floor), or to the first step of a sweep (weft: every socket up to 1,024 clients).
    */
   readonly handedOver: number[]
+  /** How late the node's event loop ran during the window (ms): what a request or an insert waits. */
+  readonly loopDelay: LoopDelay
   /** Milliseconds from the first subscriber's receipt to the last one's, one per block. */
   readonly spreads: number[]
   readonly blocksPerSecond: number
@@ -34,6 +37,13 @@ export interface HeaderUpdatesRun {
   readonly heapBefore: number
   readonly heapAfter: number
   readonly connected: number
+}
+
+/** Event-loop delay of a node process over a window, ms. */
+export interface LoopDelay {
+  readonly p50: number
+  readonly p99: number
+  readonly max: number
 }
 
 type Stamps = Message & { called: Array<[string, number]>; announced: Array<[string, number]> }
@@ -80,9 +90,11 @@ export function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUpdatesO
     const before = await node.ask<Memory>({ type: 'memory' }, 'memory')
     const subscribers = subscribe(options.subscribers)
     await subscribers.next('connected')
+    await node.ask({ type: 'loop-reset' }, 'loop-reset')
     const windowStart = wallNow()
     await sleep(options.seconds * 1000)
     const windowEnd = wallNow()
+    const { p50, p99, max } = await node.ask<Message & LoopDelay>({ type: 'loop' }, 'loop')
     // Blocks inserted at the very end of the window get a moment to arrive.
     await sleep(500)
     const after = await node.ask<Memory>({ type: 'memory' }, 'memory')
@@ -114,6 +126,7 @@ export function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUpdatesO
     return {
       latencies,
       handedOver,
+      loopDelay: { p50, p99, max },
       spreads,
       blocksPerSecond: inWindow / ((windowEnd - windowStart) / 1000),
       incomplete,

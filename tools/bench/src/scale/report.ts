@@ -1,4 +1,4 @@
-import { round } from '../figure.js'
+import { quantile, round } from '../figure.js'
 import type { StoreAtRest } from './analyse.js'
 import type { ScaleStore } from './dataset.js'
 import type { Resident } from './memory.js'
@@ -98,6 +98,20 @@ export function formatScaleReport(sides: readonly ScaleSide[], streams: StreamsA
       String(round(streams.floorP99)),
       String(round(streams.weftP99 / streams.floorP99, 2)),
       '< 100 ms',
+    ],
+    [
+      'insert call until the frame is written (weft: to the first step, 1,024 sockets; floor: to every socket), p50 / p99 (ms)',
+      `${round(quantile(streams.weft.handedOver, 0.5), 1)} / ${round(quantile(streams.weft.handedOver, 0.99), 1)}`,
+      `${round(quantile(streams.floor.handedOver, 0.5), 1)} / ${round(quantile(streams.floor.handedOver, 0.99), 1)}`,
+      '',
+      '',
+    ],
+    [
+      "the node's event-loop delay meanwhile, p99 / max (ms)",
+      `${round(streams.weft.loopDelay.p99, 1)} / ${round(streams.weft.loopDelay.max, 1)}`,
+      `${round(streams.floor.loopDelay.p99, 1)} / ${round(streams.floor.loopDelay.max, 1)}`,
+      '',
+      '',
     ],
     [
       'memory per subscriber (bytes)',
