@@ -37,6 +37,8 @@ export interface EventHubObserver {
   sent(clients: number): void
   /** A client fell more than the backlog bound behind and was cut off. */
   cutOff(): void
+  /** The events announced together were written to every client, `seconds` after they were announced. */
+  delivered?(seconds: number): void
 }
 
 interface Client {
@@ -85,8 +87,11 @@ export class EventHub {
   // The clients, in the order a sweep visits them; #cursor is where the sweep goes on.
   readonly #ring: Client[] = []
   #cursor = 0
-  // Batches not yet written to every client: #batches[i] has sequence number #base + i.
+  // Batches not yet written to every client: #batches[i] has sequence number #base + i, was
+  // announced at #announcedAt[i] (performance.now()) and is still to be written to #missing[i] clients.
   #batches: Buffer[] = []
+  #announcedAt: number[] = []
+  #missing: number[] = []
   #base = 0
   // Clients that miss the last batch; the sweep runs while there are any.
   #behind = 0
@@ -174,6 +179,8 @@ export class EventHub {
     if (frames.length === 0 || this.#ring.length === 0) return
     for (let index = 0; index < frames.length; index++) this.#options.observer?.sent(this.#ring.length)
     this.#batches.push(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames))
+    this.#announcedAt.push(performance.now())
+    this.#missing.push(this.#ring.length)
     this.#writes.clear()
     this.#behind = this.#ring.length
     this.#step(this.#sweepStep)
@@ -187,10 +194,12 @@ export class EventHub {
       const client = this.#ring[this.#cursor] as Client
       this.#cursor++
       if (client.next === head) continue
-      const { frame, chunk } = this.#writeFrom(client.next)
+      const from = client.next
+      const { frame, chunk } = this.#writeFrom(from)
       client.next = head
       this.#behind--
       this.#write(client, frame, chunk)
+      this.#settle(from, head)
     }
     if (this.#behind === 0) this.#dropBatches()
     else if (!this.#sweepScheduled) {
@@ -214,6 +223,15 @@ export class EventHub {
     return write
   }
 
+  // A client no longer waits for the batches from sequence number `from` to `head` (written, or gone).
+  #settle(from: number, head: number): void {
+    for (let index = from - this.#base; index < head - this.#base; index++) {
+      const missing = (this.#missing[index] as number) - 1
+      this.#missing[index] = missing
+      if (missing === 0) this.#options.observer?.delivered?.((performance.now() - (this.#announcedAt[index] as number)) / 1000)
+    }
+  }
+
   #dropPending(): void {
     this.#scheduled = false
     this.#pending = []
@@ -223,6 +241,8 @@ export class EventHub {
   #dropBatches(): void {
     this.#base = this.#head()
     this.#batches = []
+    this.#announcedAt = []
+    this.#missing = []
     this.#writes.clear()
     this.#behind = 0
   }
@@ -256,7 +276,9 @@ export class EventHub {
       this.#ring[client.index] = last
       last.index = client.index
     }
+    if (client.next === this.#head()) return
+    this.#settle(client.next, this.#head())
     // The last client that missed a batch is gone: no one needs the batches kept.
-    if (client.next < this.#head() && --this.#behind === 0) this.#dropBatches()
+    if (--this.#behind === 0) this.#dropBatches()
   }
 }

@@ -68,6 +68,13 @@ export function createMetrics({ store, activity, subscribers, ingest: ingestStat
     labelNames: ['stream'],
     registers,
   })
+  const delivery = new Histogram({
+    name: 'weft_event_stream_delivery_seconds',
+    help: 'Seconds from the announcement of events until they were written to every client of the stream, by stream',
+    labelNames: ['stream'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  })
   const cutOff = new Counter({
     name: 'weft_event_stream_slow_disconnects_total',
     help: 'Event-stream clients cut off for falling more than the backlog bound behind, by stream',
@@ -175,6 +182,7 @@ export function createMetrics({ store, activity, subscribers, ingest: ingestStat
     hubObserver: (stream) => ({
       sent: (clients) => eventsSent.inc({ stream }, clients),
       cutOff: () => cutOff.inc({ stream }),
+      delivered: (seconds) => delivery.observe({ stream }, seconds),
     }),
     middleware: () => async (ctx, next) => {
       const started = process.hrtime.bigint()

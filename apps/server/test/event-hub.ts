@@ -277,7 +277,14 @@ const eventWrites = (writes: ReadonlyArray<{ chunk: unknown }>) =>
   writes.filter((w) => Buffer.isBuffer(w.chunk) && w.chunk.includes('event:')).length
 
 t.test('a sweep over more clients than a step yields to the event loop, and a batch published meanwhile joins it', async (t) => {
-  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 2 })
+  // When each batch was reported written to every client: the number of writes made by then.
+  const delivered: Array<{ writes: number; seconds: number }> = []
+  const observer = {
+    sent: () => {},
+    cutOff: () => {},
+    delivered: (seconds: number) => delivered.push({ writes: eventWrites(writes), seconds }),
+  }
+  const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 2, observer })
   const { url, writes } = await hubServer(t, hub)
   const subscribers = await Promise.all(Array.from({ length: 5 }, () => subscribe(url)))
   await until(() => hub.size === 5)
@@ -309,6 +316,15 @@ t.test('a sweep over more clients than a step yields to the event loop, and a ba
   t.ok(
     joined.every((chunk) => chunk === joined[0]),
     'one shared Buffer for the clients behind by the same batches',
+  )
+  t.same(
+    delivered.map((d) => d.writes),
+    [5, 7],
+    'each batch is reported delivered once, right after its last client was written',
+  )
+  t.ok(
+    delivered.every((d) => d.seconds >= 0 && d.seconds < 5),
+    'with the seconds since it was announced',
   )
 })
 

@@ -51,6 +51,10 @@ t.test('/metrics is Prometheus text whose figures move with traffic and blocks',
   )
   t.ok(sampleValue(after, 'weft_blocks_per_second')! > 0, 'blocks per second')
   await until(async () => sampleValue(await scrape(), 'weft_events_sent_total', { stream: 'header' })! > 0)
+  const delivered = await scrape()
+  const deliveries = sampleValue(delivered, 'weft_event_stream_delivery_seconds_count', { stream: 'header' })!
+  t.ok(deliveries > 0, `announcements delivered to every subscriber: ${deliveries}`)
+  t.ok(deliveries <= sampleValue(delivered, 'weft_events_sent_total', { stream: 'header' })!, 'at most one per event')
   const status = (await send(`${server.url}/status`)).body.toString()
   t.equal(sum(after, 'weft_reorgs_total'), Math.min(20, (JSON.parse(status) as { reorgs: unknown[] }).reorgs.length), 'reorgs counted')
 })
