@@ -1,5 +1,6 @@
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
+import fc from 'fast-check'
 import t, { type Test } from 'tap'
 import { chunkOf, EventHub, eventFrame, keepAliveFrame } from '../src/event-hub.js'
 
@@ -385,3 +386,78 @@ t.test('close finishes a running sweep before it ends the streams', async (t) =>
   await Promise.all(subscribers.map((s) => s.closed))
   for (const s of subscribers) t.ok(s.received().equals(frame), 'each got the frame before its end')
 })
+
+type HubStep =
+  | { readonly kind: 'connect'; readonly midSweep: boolean }
+  | { readonly kind: 'publish'; readonly frames: number }
+  | { readonly kind: 'turn' }
+  | { readonly kind: 'leave'; readonly pick: number }
+
+t.test(
+  'property: whatever clients come, go and publish, each one that stays gets exactly the frames published after it came, in order',
+  async (t) => {
+    const step = fc.oneof(
+      { arbitrary: fc.boolean().map((midSweep): HubStep => ({ kind: 'connect', midSweep })), weight: 3 },
+      { arbitrary: fc.integer({ min: 1, max: 3 }).map((frames): HubStep => ({ kind: 'publish', frames })), weight: 4 },
+      { arbitrary: fc.constant<HubStep>({ kind: 'turn' }), weight: 2 },
+      { arbitrary: fc.nat().map((pick): HubStep => ({ kind: 'leave', pick })), weight: 1 },
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.array(step, { minLength: 1, maxLength: 30 }), async (sweepStep, steps) => {
+        const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep })
+        const frames: Buffer[] = []
+        const publish = () => {
+          const frame = eventFrame('BlockHeader', [`{"n":${frames.length}}`])
+          frames.push(frame)
+          hub.publish(frame)
+        }
+        let attached = 0
+        // Set for a client that comes in the same turn as a publish, which the hub then sweeps.
+        let publishBeforeAttach = false
+        const server = createServer((_req, res) => {
+          if (publishBeforeAttach) publish()
+          publishBeforeAttach = false
+          hub.attach(res)
+          attached++
+        })
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+        const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`
+        // Every subscriber, with the number of frames published before it came.
+        const clients: Array<{ subscriber: Subscriber; from: number; left: boolean }> = []
+        try {
+          for (const action of steps) {
+            if (action.kind === 'connect') {
+              // Counted by attaches, not by the hub's size: a client that left may not be gone yet.
+              const before = attached
+              publishBeforeAttach = action.midSweep
+              const subscriber = await subscribe(url)
+              await until(() => attached === before + 1)
+              clients.push({ subscriber, from: frames.length, left: false })
+            } else if (action.kind === 'publish') {
+              for (let index = 0; index < action.frames; index++) publish()
+            } else if (action.kind === 'turn') {
+              await new Promise((resolve) => setImmediate(resolve))
+            } else {
+              const staying = clients.filter((client) => !client.left)
+              const leaving = staying[action.pick % Math.max(1, staying.length)]
+              if (leaving !== undefined) {
+                leaving.left = true
+                leaving.subscriber.destroy()
+              }
+            }
+          }
+          const staying = clients.filter((client) => !client.left)
+          const expected = (from: number) => Buffer.concat(frames.slice(from))
+          await until(() => hub.size === staying.length && staying.every((c) => c.subscriber.received().length >= expected(c.from).length))
+          return staying.every((c) => c.subscriber.received().equals(expected(c.from)))
+        } finally {
+          hub.close()
+          server.closeAllConnections()
+          await new Promise<void>((resolve) => server.close(() => resolve()))
+        }
+      }),
+      { numRuns: 100 },
+    )
+    t.pass('100 runs of up to 30 steps')
+  },
+)
