@@ -70,10 +70,11 @@ export const SWEEP_STEP = 1024
  * loop between steps, around a ring of clients. A batch published while a sweep runs joins it: the
  * clients the sweep has not reached yet get both batches in one write, and the sweep goes on round
  * the ring until it has written the new batch to the clients it had passed. So every batch reaches
- * every client within one round of the ring from its publish. A pass in one piece held the event loop
- * for 100 to 150 ms with 10,000 clients here (almost all of it in the `write` system calls: the
- * kernel's loopback sends): inserts, requests and timers waited for the whole pass. With few clients (up to a step) the
- * whole pass is written in the microtask, before the publisher's caller resumes.
+ * every client within one round of the ring from its publish. A pass in one piece held the event
+ * loop for 100 to 150 ms with 10,000 clients here (almost all of it in the `write` system calls:
+ * the kernel's loopback sends), and inserts, requests and timers waited for the whole pass. With
+ * few clients (up to a step) the whole pass is written in the microtask, before the publisher's
+ * caller resumes.
  *
  * The chunk is framed once per batch and written straight to each client's socket: with a thousand
  * clients, `res.write` (which frames the chunk again for every client and hands the socket four
@@ -93,8 +94,6 @@ export class EventHub {
   #announcedAt: number[] = []
   #missing: number[] = []
   #base = 0
-  // Clients that miss the last batch; the sweep runs while there are any.
-  #behind = 0
   #sweepScheduled = false
   // What a client whose next batch is the key is written: the batches from it to the last, joined.
   readonly #writes = new Map<number, { frame: Buffer; chunk: Buffer }>()
@@ -157,7 +156,7 @@ export class EventHub {
   /** Ends every stream and refuses new ones (shutdown); each connection is closed once its stream's end is written. */
   close(): void {
     this.#flushPending()
-    while (this.#behind > 0 && this.#ring.length > 0) this.#step(this.#ring.length)
+    while (this.#behind() > 0 && this.#ring.length > 0) this.#step(this.#ring.length)
     this.#closed = true
     for (const client of [...this.#ring]) {
       this.#remove(client)
@@ -165,6 +164,11 @@ export class EventHub {
       // connections at shutdown, and then hold the shutdown for its whole grace period.
       client.res.end(() => client.res.destroy())
     }
+  }
+
+  // Clients that miss the last batch (so any batch): the sweep runs while there are any.
+  #behind(): number {
+    return this.#missing.at(-1) ?? 0
   }
 
   // Sequence number of the next batch.
@@ -182,14 +186,13 @@ export class EventHub {
     this.#announcedAt.push(performance.now())
     this.#missing.push(this.#ring.length)
     this.#writes.clear()
-    this.#behind = this.#ring.length
     this.#step(this.#sweepStep)
   }
 
   // Visits up to `visits` clients round the ring, writing each one that misses batches what it misses.
   #step(visits: number): void {
     const head = this.#head()
-    for (let visited = 0; visited < visits && this.#behind > 0 && this.#ring.length > 0; visited++) {
+    for (let visited = 0; visited < visits && this.#behind() > 0 && this.#ring.length > 0; visited++) {
       if (this.#cursor >= this.#ring.length) this.#cursor = 0
       const client = this.#ring[this.#cursor] as Client
       this.#cursor++
@@ -197,16 +200,15 @@ export class EventHub {
       const from = client.next
       const { frame, chunk } = this.#writeFrom(from)
       client.next = head
-      this.#behind--
       this.#write(client, frame, chunk)
       this.#settle(from, head)
     }
-    if (this.#behind === 0) this.#dropBatches()
+    if (this.#behind() === 0) this.#dropBatches()
     else if (!this.#sweepScheduled) {
       this.#sweepScheduled = true
       setImmediate(() => {
         this.#sweepScheduled = false
-        if (this.#behind > 0) this.#step(this.#sweepStep)
+        if (this.#behind() > 0) this.#step(this.#sweepStep)
       })
     }
   }
@@ -244,7 +246,6 @@ export class EventHub {
     this.#announcedAt = []
     this.#missing = []
     this.#writes.clear()
-    this.#behind = 0
   }
 
   #write(client: Client, frame: Buffer, chunk: Buffer): void {
@@ -279,6 +280,6 @@ export class EventHub {
     if (client.next === this.#head()) return
     this.#settle(client.next, this.#head())
     // The last client that missed a batch is gone: no one needs the batches kept.
-    if (--this.#behind === 0) this.#dropBatches()
+    if (this.#behind() === 0) this.#dropBatches()
   }
 }
