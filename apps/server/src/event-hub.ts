@@ -41,6 +41,15 @@ export interface EventHubObserver {
   delivered?(seconds: number): void
 }
 
+interface Batch {
+  /** The frames of the events announced together. */
+  readonly frame: Buffer
+  /** When they were announced (`performance.now()`). */
+  readonly announcedAt: number
+  /** Clients still to be written it. */
+  missing: number
+}
+
 interface Client {
   readonly res: ServerResponse
   readonly keepAlive: NodeJS.Timeout | undefined
@@ -88,11 +97,8 @@ export class EventHub {
   // The clients, in the order a sweep visits them; #cursor is where the sweep goes on.
   readonly #ring: Client[] = []
   #cursor = 0
-  // Batches not yet written to every client: #batches[i] has sequence number #base + i, was
-  // announced at #announcedAt[i] (performance.now()) and is still to be written to #missing[i] clients.
-  #batches: Buffer[] = []
-  #announcedAt: number[] = []
-  #missing: number[] = []
+  // Batches not yet written to every client: #batches[i] has sequence number #base + i.
+  #batches: Batch[] = []
   #base = 0
   #sweepScheduled = false
   // What a client whose next batch is the key is written: the batches from it to the last, joined.
@@ -168,7 +174,7 @@ export class EventHub {
 
   // Clients that miss the last batch (so any batch): the sweep runs while there are any.
   #behind(): number {
-    return this.#missing.at(-1) ?? 0
+    return this.#batches.at(-1)?.missing ?? 0
   }
 
   // Sequence number of the next batch.
@@ -182,9 +188,11 @@ export class EventHub {
     this.#dropPending()
     if (frames.length === 0 || this.#ring.length === 0) return
     for (let index = 0; index < frames.length; index++) this.#options.observer?.sent(this.#ring.length)
-    this.#batches.push(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames))
-    this.#announcedAt.push(performance.now())
-    this.#missing.push(this.#ring.length)
+    this.#batches.push({
+      frame: frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames),
+      announcedAt: performance.now(),
+      missing: this.#ring.length,
+    })
     this.#writes.clear()
     this.#step(this.#sweepStep)
   }
@@ -217,8 +225,8 @@ export class EventHub {
   #writeFrom(next: number): { frame: Buffer; chunk: Buffer } {
     let write = this.#writes.get(next)
     if (write === undefined) {
-      const batches = this.#batches.slice(next - this.#base)
-      const frame = batches.length === 1 ? (batches[0] as Buffer) : Buffer.concat(batches)
+      const frames = this.#batches.slice(next - this.#base).map((batch) => batch.frame)
+      const frame = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames)
       write = { frame, chunk: chunkOf(frame) }
       this.#writes.set(next, write)
     }
@@ -228,9 +236,9 @@ export class EventHub {
   // A client no longer waits for the batches from sequence number `from` to `head` (written, or gone).
   #settle(from: number, head: number): void {
     for (let index = from - this.#base; index < head - this.#base; index++) {
-      const missing = (this.#missing[index] as number) - 1
-      this.#missing[index] = missing
-      if (missing === 0) this.#options.observer?.delivered?.((performance.now() - (this.#announcedAt[index] as number)) / 1000)
+      const batch = this.#batches[index] as Batch
+      batch.missing -= 1
+      if (batch.missing === 0) this.#options.observer?.delivered?.((performance.now() - batch.announcedAt) / 1000)
     }
   }
 
@@ -243,8 +251,6 @@ export class EventHub {
   #dropBatches(): void {
     this.#base = this.#head()
     this.#batches = []
-    this.#announcedAt = []
-    this.#missing = []
     this.#writes.clear()
   }
 
