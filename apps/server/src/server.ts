@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import { createProducer } from '@weft/devnet'
 import type { Ingest } from '@weft/ingest'
-import type { ChainStore } from '@weft/store'
+import { type ChainStore, deviceReadAhead } from '@weft/store'
 import { type Logger, pino } from 'pino'
 import { startAdminServer } from './admin-server.js'
 import { createApp } from './app.js'
@@ -16,6 +16,7 @@ import { InFlight } from './in-flight.js'
 import { createMetrics, type NodeMetrics } from './metrics.js'
 import type { NodeContext } from './node-context.js'
 import { profiles } from './profiles.js'
+import { readAheadWarning } from './read-ahead-check.js'
 import { ReadSlots } from './read-slots.js'
 import { reportedRelease } from './release.js'
 import { openNodeStore } from './store-open.js'
@@ -79,6 +80,8 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     cutPolicy: upstreamMode ? 'adopted' : 'fork-choice',
     syncWrites: config.syncWrites,
   })
+  const readAhead = readAheadWarning(config.data, await deviceReadAhead(config.data))
+  if (readAhead !== undefined) log.warn(readAhead.fields, readAhead.message)
   let ingest: Ingest | undefined
   try {
     // An upstream of another network stops the start here, before the node listens.

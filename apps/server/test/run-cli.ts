@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { deviceReadAhead } from '@weft/store'
 import t from 'tap'
 import { nodeVersion, runCli } from '../src/index.js'
+import { readAheadWarning } from '../src/read-ahead-check.js'
 import { captureIo, collect } from './fixtures/cli.js'
 import { send, until } from './fixtures/node.js'
 
@@ -85,8 +87,14 @@ t.test('--print-config prints each effective value and its source: flag over var
 
 t.test('the command logs its configuration and where it listens as JSON, and shuts down on SIGINT', async (t) => {
   const run = captureIo()
-  const running = await runCli(['--port', '0', '--profile', 'chainweb'], { WEFT_DATA: t.testdir(), WEFT_NETWORK: 'mainnet01' }, run.io)
-  const [configuration, listening] = run.lines()
+  const data = t.testdir()
+  const running = await runCli(['--port', '0', '--profile', 'chainweb'], { WEFT_DATA: data, WEFT_NETWORK: 'mainnet01' }, run.io)
+  // A disk that reads ahead too much is named once, as a warning with the fix, between the two.
+  const readAhead = readAheadWarning(data, await deviceReadAhead(data))
+  const warnings = run.lines().filter((line) => line.level === 40)
+  t.equal(warnings.length, readAhead === undefined ? 0 : 1, `read-ahead ${readAhead?.fields.readAheadKiB ?? 'within the limit or unknown'}`)
+  if (readAhead !== undefined) t.match(warnings[0], { ...readAhead.fields, msg: readAhead.message })
+  const [configuration, listening] = run.lines().filter((line) => line.level !== 40)
   t.match(configuration, {
     level: 30,
     msg: 'configuration',
@@ -100,7 +108,7 @@ t.test('the command logs its configuration and where it listens as JSON, and shu
   run.signals.emit('SIGTERM')
   t.equal(await run.exited, 0)
   t.match(
-    run.lines().filter((line) => line.msg !== undefined && line.method === undefined),
+    run.lines().filter((line) => line.msg !== undefined && line.method === undefined && line.level !== 40),
     [{ msg: 'configuration' }, { msg: 'listening' }, { msg: 'shutting down', signal: 'SIGINT' }, { msg: 'stopped' }],
   )
   await t.rejects(send(`${running!.url}/health-check`, {}), { code: 'ECONNREFUSED' })
