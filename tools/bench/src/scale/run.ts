@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { deviceReadAhead } from '@weft/store'
 import { type Child, type Message, startChild } from '../child.js'
 import { describeMachine } from '../machine.js'
 import { repoRoot } from '../paths.js'
@@ -48,6 +49,9 @@ async function main(): Promise<void> {
   })
   const small = await ensureScaleStore(spec(Number(values.small)), log)
   const large = await ensureScaleStore(spec(Number(values.blocks)), log)
+  // A deep page's first read depends on it: the kernel reads this much around each fault in a table file.
+  const storage = await deviceReadAhead(large.path)
+  log(`the stores' disk: ${storage === undefined ? 'read-ahead not known' : `${storage.device}, read-ahead ${storage.bytes / 1024} KiB`}`)
   log('measuring the stores at rest')
   const atRest = [await analyseStore(small.path, small.network), await analyseStore(large.path, large.network)]
   log('serving both stores')
@@ -76,7 +80,7 @@ async function main(): Promise<void> {
     log('a snapshot of the small store, exported and imported')
     const transfers = { sync, snapshot: await snapshotRoundTrip(small.path, small.network) }
     const streams = await eventStreamsAtScale(Number(values.subscribers), Number(values.seconds))
-    const results = { machine, sides, transfers, streams }
+    const results = { machine: { ...machine, storage }, sides, transfers, streams }
     writeFileSync(join(repoRoot, 'bench-scale-results.json'), `${JSON.stringify(results, null, 2)}\n`)
     process.stdout.write(`${formatScaleReport(sides, streams)}\n\n${formatTransfers(transfers)}\n`)
     log(`wrote ${join(repoRoot, 'bench-scale-results.json')}`)
