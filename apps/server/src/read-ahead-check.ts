@@ -4,7 +4,7 @@ import type { DeviceReadAhead } from '@weft/store'
  * The most read-ahead a store's disk should have. LevelDB maps its 2 MiB table files and the kernel
  * reads this much around each fault, so above it a cold read of a few blocks reads whole files. On
  * the 10,000,000-block bench store, a deep page's first read (60 pages at random) took 2.5-2.8 ms
- * p50 and read about 410 KiB from the disk at 128 KiB, 3.4 ms and 840 KiB at 256, and 4.2-5.2 ms
+ * p50 and read about 420 KiB from the disk at 128 KiB, 3.4 ms and 840 KiB at 256, and 4.2-5.2 ms
  * (13.5 ms on a throttled disk) and 2 MiB at 8,192 KiB. MongoDB's production notes draw the line at
  * 256 KiB for the same reason.
  */
