@@ -15,7 +15,7 @@ export interface ScaleSide {
   readonly servingMemory: Resident
 }
 
-const mb = (bytes: number): string => `${round(bytes / 2 ** 20, 1)} MB`
+const mb = (bytes: number): string => `${round(bytes / 2 ** 20, 1)} MiB`
 const count = (n: number): string => Math.round(n).toLocaleString('en-US')
 
 /** How blocks move between Wefts: a follower's copy of the large store and a snapshot of the small one. */
@@ -29,7 +29,7 @@ export function formatTransfers({ sync, snapshot }: Transfers): string {
   return markdownTable([
     ['transfer', 'blocks/s', 'validated insert floor', 'ratio', 'target'],
     [
-      `Weft-to-Weft sync, fresh follower of the large store (${count(sync.blocks)} blocks in ${sync.seconds} s)`,
+      `Weft-to-Weft sync, fresh follower of the large store (${count(sync.blocks)} blocks in ${sync.seconds} s; its own memory ${mb(sync.ownMemory.peak)} at most, ${mb(sync.ownMemory.mean)} on average)`,
       count(sync.rate),
       count(sync.floor),
       String(sync.ratio),
@@ -70,8 +70,8 @@ export function formatScaleReport(sides: readonly ScaleSide[], streams: StreamsA
   const fillMemory = (build: ScaleSide['store']['build']): string =>
     `${mb(build.rssPeak)} / ${mb(build.rssSteady)} (own ${mb(build.anonPeak)} / ${mb(build.anonSteady)})`
   const serveMemory = (memory: Resident): string => `${mb(memory.rss)} (own ${mb(memory.anon)}, mapped files ${mb(memory.file)})`
-  perSide('RSS while filling, peak / steady', (side) => fillMemory(side.store.build), '< 300 MB')
-  perSide('RSS serving', (side) => serveMemory(side.servingMemory), '< 300 MB')
+  perSide('RSS while filling, peak / steady', (side) => fillMemory(side.store.build), '< 300 MB (286.1 MiB)')
+  perSide('RSS serving', (side) => serveMemory(side.servingMemory), '< 300 MB (286.1 MiB)')
   for (const [what, reads] of [
     ['', (side: ScaleSide, kind: QueryKind) => side.serving[kind]],
     [', read again', (side: ScaleSide, kind: QueryKind) => side.serving[kind].again],

@@ -10,6 +10,7 @@ import { importSnapshot, openStore, snapshotFileStream } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import { type Message, startChild } from '../child.js'
 import { round } from '../figure.js'
+import { residentMemory } from './memory.js'
 
 /** The Weft-to-Weft sync figure: a fresh follower's copy rate over loopback against the validated insert floor. */
 export interface SyncFigure {
@@ -20,6 +21,8 @@ export interface SyncFigure {
   /** Blocks per second of insertMany (calls of 1,000, parent first) of the same blocks into a fresh store, same process. */
   readonly floor: number
   readonly ratio: number
+  /** The follower's own memory (resident, without mapped files) while it copied: the most and the mean of samples every 500 ms. */
+  readonly ownMemory: { readonly peak: number; readonly mean: number }
 }
 
 /** The snapshot figures of one store. */
@@ -42,7 +45,11 @@ export async function weftToWeftSync(upstream: string, network: NetworkName, sec
     await child.next('ready')
     await sleep(1000)
     const before = await child.ask<FollowerStatus>({ type: 'status' }, 'status')
+    // A node filling its store from an upstream, measured from outside as `ps` would.
+    const own: number[] = []
+    const sampler = setInterval(() => own.push(residentMemory(child.pid).anon), 500)
     await sleep(seconds * 1000)
+    clearInterval(sampler)
     const after = await child.ask<FollowerStatus>({ type: 'status' }, 'status')
     await child.ask({ type: 'stop-ingest' }, 'ingest-stopped')
     const floor = await child.ask<Message & { blocks: number; seconds: number }>({ type: 'insert-floor' }, 'insert-floor')
@@ -56,6 +63,7 @@ export async function weftToWeftSync(upstream: string, network: NetworkName, sec
       seconds: round(elapsed, 1),
       floor: round(floorRate),
       ratio: round(rate / floorRate, 2),
+      ownMemory: { peak: Math.max(...own), mean: round(own.reduce((sum, value) => sum + value, 0) / own.length) },
     }
   } finally {
     child.kill()
