@@ -46,7 +46,7 @@ export async function weftToWeftSync(upstream: string, network: NetworkName, sec
     await sleep(1000)
     const before = await child.ask<FollowerStatus>({ type: 'status' }, 'status')
     // A node filling its store from an upstream, measured from outside as `ps` would.
-    const own: number[] = []
+    const own = [residentMemory(child.pid).anon]
     const sampler = setInterval(() => own.push(residentMemory(child.pid).anon), 500)
     await sleep(seconds * 1000)
     clearInterval(sampler)
