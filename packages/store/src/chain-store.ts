@@ -1,5 +1,6 @@
 import type { Block, Header, Network } from '@weft/block'
 import type { AncestorSource, HeaderRef } from '@weft/traversal'
+import type { EngineStats } from './engine-stats.js'
 import type { RangeItem } from './keys.js'
 import type { StoreSnapshot } from './snapshot/read-snapshot.js'
 
@@ -78,6 +79,11 @@ export interface ChainStore extends AncestorSource {
   adoptCut(hashes: ReadonlyMap<number, Uint8Array>): Promise<void>
   /** A consistent point-in-time view of the store (its cut and every block), for a snapshot; the store keeps taking writes meanwhile. */
   snapshot(): StoreSnapshot
+  /**
+   * What the storage engine reports of itself (LevelDB: its levels, what it wrote since the store
+   * opened, its memory). Optional: a store on another engine may have nothing to say.
+   */
+  engineStats?(): EngineStats
   subscribe(listener: StoreListener): () => void
   close(): Promise<void>
 }

@@ -7,6 +7,7 @@ import { BlockReads } from './block-reads.js'
 import type { ChainStore, CutPolicy, RangeQuery, StoredHeader, StoreListener } from './chain-store.js'
 import { ChangeFeed } from './change-feed.js'
 import { ChainHeads } from './cut.js'
+import { type EngineStats, engineStatsOf } from './engine-stats.js'
 import { InvalidCutError, StoreClosedError } from './errors.js'
 import type { ChainDb, RangeItem } from './keys.js'
 import { forkChoiceCut, NodeCut } from './node-cut.js'
@@ -171,6 +172,11 @@ export class LevelChainStore implements ChainStore {
   snapshot(): StoreSnapshot {
     this.#assertOpen()
     return takeSnapshot(this.#db, this.network, this.#cut.cut)
+  }
+
+  engineStats(): EngineStats {
+    this.#assertOpen()
+    return engineStatsOf(this.#db)
   }
 
   subscribe(listener: StoreListener): () => void {
