@@ -20,6 +20,8 @@ export interface NodeMetrics {
   readonly contentType: string
 }
 
+const mebibyte = 2 ** 20
+
 // Request durations: from a cached page (sub-millisecond) to a long branch walk; event streams land in +Inf.
 const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -117,6 +119,56 @@ export function createMetrics({ store, activity, subscribers, ingest: ingestStat
     registers,
     collect() {
       this.set(activity.blocksPerSecond())
+    },
+  })
+  const engineLevels = () => store.engineStats?.().levels ?? []
+  // LevelDB under the store (counted to the MiB): its tree by level, and what it wrote since start.
+  // Written bytes against the tables' bytes are its write amplification: what a bulk load costs.
+  new Gauge({
+    name: 'weft_store_level_files',
+    help: "Table files on each level of the store's LevelDB tree",
+    labelNames: ['level'],
+    registers,
+    collect() {
+      this.reset()
+      for (const level of engineLevels()) this.set({ level: String(level.level) }, level.files)
+    },
+  })
+  new Gauge({
+    name: 'weft_store_level_bytes',
+    help: "Bytes of the table files on each level of the store's LevelDB tree, to the MiB",
+    labelNames: ['level'],
+    registers,
+    collect() {
+      this.reset()
+      for (const level of engineLevels()) this.set({ level: String(level.level) }, level.mebibytes * mebibyte)
+    },
+  })
+  new Counter({
+    name: 'weft_store_compaction_read_bytes_total',
+    help: 'Bytes that LevelDB compactions read since start, to the MiB',
+    registers,
+    collect() {
+      this.reset()
+      this.inc(engineLevels().reduce((sum, level) => sum + level.readMiB, 0) * mebibyte)
+    },
+  })
+  new Counter({
+    name: 'weft_store_written_bytes_total',
+    help: 'Bytes that LevelDB wrote to table files since start (memtable flushes and compactions), to the MiB',
+    registers,
+    collect() {
+      this.reset()
+      this.inc(engineLevels().reduce((sum, level) => sum + level.writtenMiB, 0) * mebibyte)
+    },
+  })
+  new Gauge({
+    name: 'weft_store_engine_memory_bytes',
+    help: "LevelDB's estimate of its own memory: memtables and block cache",
+    registers,
+    collect() {
+      const stats = store.engineStats?.()
+      if (stats !== undefined) this.set(stats.memoryBytes)
     },
   })
   const reorgs = new Counter({

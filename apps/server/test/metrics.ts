@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { createServer, get } from 'node:http'
 import { connect } from 'node:net'
 import { fill } from '@weft/devnet'
@@ -57,6 +58,28 @@ t.test('/metrics is Prometheus text whose figures move with traffic and blocks',
   t.ok(deliveries <= sampleValue(delivered, 'weft_events_sent_total', { stream: 'header' })!, 'at most one per event')
   const status = (await send(`${server.url}/status`)).body.toString()
   t.equal(sum(after, 'weft_reorgs_total'), Math.min(20, (JSON.parse(status) as { reorgs: unknown[] }).reorgs.length), 'reorgs counted')
+})
+
+t.test("the store's LevelDB levels, what it wrote and its memory", async (t) => {
+  const data = t.testdir()
+  const filled = await openStore({ path: data, network: 'development' })
+  await fill(filled, { blocks: 2000, forkRate: 0, seed: 'engine' })
+  await filled.close()
+  // Opening again replays the log of those blocks into a level-0 table of a few MiB.
+  const server = await startNode(t, { data, network: 'development' })
+  const families = parsePrometheus((await send(`${server.url}/metrics`)).body.toString())
+  const tables = readdirSync(data).filter((name) => name.endsWith('.ldb')).length
+  t.ok(tables > 0)
+  t.equal(sum(families, 'weft_store_level_files'), tables, 'every table file, by level')
+  const levels = server.store.engineStats!().levels
+  for (const level of levels) {
+    t.equal(sampleValue(families, 'weft_store_level_bytes', { level: String(level.level) }), level.mebibytes * 2 ** 20)
+  }
+  const written = sampleValue(families, 'weft_store_written_bytes_total')!
+  t.ok(written >= 2 ** 20, `the replayed log was written: ${written} bytes`)
+  t.equal(written, levels.reduce((total, level) => total + level.writtenMiB, 0) * 2 ** 20)
+  t.equal(sampleValue(families, 'weft_store_compaction_read_bytes_total'), 0, 'no compaction yet')
+  t.ok(sampleValue(families, 'weft_store_engine_memory_bytes')! > 0)
 })
 
 t.test('the ingest hooks show lag, retries, upstream states and last contact', async (t) => {
