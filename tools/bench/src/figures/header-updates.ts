@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Child, type Message, startChild } from '../child.js'
 import { quantile } from '../figure.js'
+import { fetchOk } from '../http-client.js'
 import { wallNow } from '../timestamped-store.js'
 
 /** Settings of the event-stream test. */
@@ -37,6 +38,11 @@ export interface HeaderUpdatesRun {
   readonly heapBefore: number
   readonly heapAfter: number
   readonly connected: number
+  /**
+   * The node's own count (weft only, from its /metrics histogram `weft_event_stream_delivery_seconds`)
+   * over the window: announcements written to every socket, and how many of them within 100 ms.
+   */
+  readonly writtenToAll?: { readonly announcements: number; readonly within100ms: number }
 }
 
 /** Event-loop delay of a node process over a window, ms. */
@@ -84,16 +90,18 @@ async function withNode<T>(kind: 'weft' | 'floor', use: (under: NodeUnderTest) =
  * during the measured window.
  */
 export function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUpdatesOptions): Promise<HeaderUpdatesRun> {
-  return withNode(kind, async ({ node, subscribe }) => {
+  return withNode(kind, async ({ node, url, subscribe }) => {
     await node.ask({ type: 'produce', blockDelay: options.blockDelay, forkRate: 0, seed: 'weft-bench-updates' }, 'producing')
     await sleep(options.warmupSeconds * 1000)
     const before = await node.ask<Memory>({ type: 'memory' }, 'memory')
     const subscribers = subscribe(options.subscribers)
     await subscribers.next('connected')
     await node.ask({ type: 'loop-reset' }, 'loop-reset')
+    const deliveredBefore = kind === 'weft' ? await deliveryCounts(url) : undefined
     const windowStart = wallNow()
     await sleep(options.seconds * 1000)
     const windowEnd = wallNow()
+    const deliveredAfter = kind === 'weft' ? await deliveryCounts(url) : undefined
     const { p50, p99, max } = await node.ask<Message & LoopDelay>({ type: 'loop' }, 'loop')
     // Blocks inserted at the very end of the window get a moment to arrive.
     await sleep(500)
@@ -135,8 +143,35 @@ export function headerUpdatesRun(kind: 'weft' | 'floor', options: HeaderUpdatesO
       heapBefore: before.heapUsed,
       heapAfter: after.heapUsed,
       connected: after.clients,
+      ...(deliveredBefore === undefined || deliveredAfter === undefined
+        ? {}
+        : {
+            writtenToAll: {
+              announcements: deliveredAfter.all - deliveredBefore.all,
+              within100ms: deliveredAfter.within100ms - deliveredBefore.within100ms,
+            },
+          }),
     }
   })
+}
+
+// The header stream's delivery histogram of a weft node's /metrics: every announcement written to
+// every socket, and those written within 100 ms (cumulative buckets).
+async function deliveryCounts(url: string): Promise<{ all: number; within100ms: number }> {
+  const text = (await fetchOk(`${new URL(url).origin}/metrics`)).toString()
+  const bucket = (le: string): number => {
+    const line = text
+      .split('\n')
+      .find(
+        (candidate) =>
+          candidate.startsWith('weft_event_stream_delivery_seconds_bucket{') &&
+          candidate.includes(`le="${le}"`) &&
+          candidate.includes('stream="header"'),
+      )
+    if (line === undefined) throw new Error(`Expected the node's /metrics to have the header stream's delivery bucket le="${le}"`)
+    return Number(line.slice(line.lastIndexOf(' ') + 1))
+  }
+  return { all: bucket('+Inf'), within100ms: bucket('0.1') }
 }
 
 /** p99 of a run's latencies, ms; a block some subscriber never received counts as infinitely late. */

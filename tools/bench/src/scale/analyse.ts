@@ -16,6 +16,8 @@ export interface StoreAtRest {
   readonly payloadBytes: number
   /** Milliseconds of `openStore` (median of three, the first included). */
   readonly openMs: number
+  /** Table files on each of LevelDB's seven levels, 0 to 6: how many a read of old blocks may pass through. */
+  readonly filesByLevel: readonly number[]
 }
 
 function folderBytes(path: string): number {
@@ -53,6 +55,7 @@ export async function analyseStore(path: string, network: NetworkName): Promise<
       blockRecordBytes: await size('b'),
       payloadBytes: await size('p'),
       openMs: opens.sort((a, b) => a - b)[1]!,
+      filesByLevel: Array.from({ length: 7 }, (_, level) => Number(db.getProperty(`leveldb.num-files-at-level${level}`))),
     }
   } finally {
     await db.close()

@@ -31,6 +31,18 @@ export interface ScaleBuild {
   readonly anonSteady: number
   /** Blocks per second of the hashing work alone on all cores, measured right after the build. */
   readonly hashingFloor: number
+  /**
+   * What LevelDB wrote to table files during the build (flushes and compactions) and what its
+   * tables held at the end, MiB: their ratio is its write amplification. The seconds its
+   * compactions took, and the CPU seconds of the fill process (every thread, mining included).
+   * Absent from a store built before they were recorded.
+   */
+  readonly engine?: {
+    readonly writtenMiB: number
+    readonly tableMiB: number
+    readonly compactionSeconds: number
+    readonly cpuSeconds: number
+  }
 }
 
 /** A scale store ready to open, and how it was built. */
@@ -91,7 +103,9 @@ export async function ensureScaleStore(spec: ScaleSpec, log: (line: string) => v
       `building ${spec.name}: ${Number(message.blocks).toLocaleString('en-US')}/${spec.blocks.toLocaleString('en-US')} blocks, ${Math.round(rate).toLocaleString('en-US')} blocks/s inserted, RSS ${Math.round(Number(message.rss) / 2 ** 20)} MB, ${Math.round((performance.now() - started) / 1000)} s`,
     )
   })
-  const filled = await child.next<{ type: string } & Omit<ScaleBuild, 'hashingFloor'>>('filled')
+  const filled = await child.next<{ type: string } & Omit<ScaleBuild, 'hashingFloor' | 'engine'> & NonNullable<ScaleBuild['engine']>>(
+    'filled',
+  )
   await child.exited
   const sample = await sampleStoredBlocks(path, spec.network, 2000)
   const build: ScaleBuild = {
@@ -103,6 +117,12 @@ export async function ensureScaleStore(spec: ScaleSpec, log: (line: string) => v
     anonPeak: filled.anonPeak,
     anonSteady: filled.anonSteady,
     hashingFloor: await hashingOnAllCores(sample, 5),
+    engine: {
+      writtenMiB: filled.writtenMiB,
+      tableMiB: filled.tableMiB,
+      compactionSeconds: filled.compactionSeconds,
+      cpuSeconds: filled.cpuSeconds,
+    },
   }
   writeFileSync(markerPath, JSON.stringify({ identity: identity(spec), build }))
   return { ...spec, path, build, builtNow: true }

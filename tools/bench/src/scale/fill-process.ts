@@ -23,6 +23,12 @@ export interface ScaleFillProgress {
   readonly blocks: number
   readonly insertSeconds: number
   readonly mineSeconds: number
+  /** MiB that LevelDB wrote to table files (memtable flushes and compactions), over every session of the fill. */
+  readonly writtenMiB: number
+  /** Seconds LevelDB's compactions took (its one background thread), over every session. */
+  readonly compactionSeconds: number
+  /** CPU seconds of the process, every thread (mining included), over every session. */
+  readonly cpuSeconds: number
 }
 
 // Heights mined per chunk (times 20 chains: 1,000 blocks, one insertMany call). The chunk is the
@@ -53,7 +59,10 @@ async function main(): Promise<void> {
   const network = getNetwork(request.network)
   let progress: ScaleFillProgress = existsSync(request.progressPath)
     ? (JSON.parse(readFileSync(request.progressPath, 'utf8')) as ScaleFillProgress)
-    : { blocks: 0, insertSeconds: 0, mineSeconds: 0 }
+    : { blocks: 0, insertSeconds: 0, mineSeconds: 0, writtenMiB: 0, compactionSeconds: 0, cpuSeconds: 0 }
+  // LevelDB counts from the open, so a resumed fill adds this session's counts to the sessions' before.
+  const before = { written: progress.writtenMiB ?? 0, compaction: progress.compactionSeconds ?? 0, cpu: progress.cpuSeconds ?? 0 }
+  const cpuAtStart = process.cpuUsage()
   const store = await openStore({ path: request.path, network: request.network })
   let rssPeak = 0
   let anonPeak = 0
@@ -66,6 +75,8 @@ async function main(): Promise<void> {
     rss.push(now.rss)
     anon.push(now.anon)
   }, 1000)
+  // What the store's tables hold at the end, against what LevelDB wrote on the way.
+  let tableMiB = 0
   try {
     let tips = await alignedTips(store)
     while (progress.blocks < request.blocks) {
@@ -77,16 +88,22 @@ async function main(): Promise<void> {
       for (let at = 0; at < mined.blocks.length; at += perCall) await store.insertMany(mined.blocks.slice(at, at + perCall))
       const insertSeconds = (performance.now() - insertStarted) / 1000
       tips = mined.tips
+      const levels = store.engineStats!().levels
+      const cpu = process.cpuUsage(cpuAtStart)
       progress = {
         blocks: progress.blocks + mined.blocks.length,
         insertSeconds: progress.insertSeconds + insertSeconds,
         mineSeconds: progress.mineSeconds + mineSeconds,
+        writtenMiB: before.written + levels.reduce((sum, level) => sum + level.writtenMiB, 0),
+        compactionSeconds: before.compaction + levels.reduce((sum, level) => sum + level.compactionSeconds, 0),
+        cpuSeconds: before.cpu + (cpu.user + cpu.system) / 1e6,
       }
       // Written after the blocks: an interrupted chunk is mined and inserted again (inserts are idempotent).
       writeFileSync(`${request.progressPath}.tmp`, JSON.stringify(progress))
       renameSync(`${request.progressPath}.tmp`, request.progressPath)
       send({ type: 'progress', ...progress, rss: process.memoryUsage().rss })
     }
+    tableMiB = store.engineStats!().levels.reduce((sum, level) => sum + level.mebibytes, 0)
   } finally {
     clearInterval(sample)
     await store.close()
@@ -96,7 +113,7 @@ async function main(): Promise<void> {
     const half = values.slice(Math.floor(values.length / 2))
     return half.length === 0 ? peak : half.reduce((sum, value) => sum + value, 0) / half.length
   }
-  send({ type: 'filled', ...progress, rssPeak, rssSteady: steady(rss, rssPeak), anonPeak, anonSteady: steady(anon, anonPeak) })
+  send({ type: 'filled', ...progress, tableMiB, rssPeak, rssSteady: steady(rss, rssPeak), anonPeak, anonSteady: steady(anon, anonPeak) })
 }
 
 main().catch(fail)

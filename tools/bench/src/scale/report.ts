@@ -15,6 +15,9 @@ export interface ScaleSide {
   readonly servingMemory: Resident
 }
 
+// A figure of the build's LevelDB counts; a store built before they were recorded has none.
+const engineFigure = (side: ScaleSide, format: (engine: NonNullable<ScaleSide['store']['build']['engine']>) => string): string =>
+  side.store.build.engine === undefined ? 'not recorded' : format(side.store.build.engine)
 const mb = (bytes: number): string => `${round(bytes / 2 ** 20, 1)} MiB`
 const count = (n: number): string => Math.round(n).toLocaleString('en-US')
 
@@ -64,6 +67,16 @@ export function formatScaleReport(sides: readonly ScaleSide[], streams: StreamsA
     void rows.push([figure, value(small), value(large), '', target])
   perSide('fill rate (validated inserts, blocks/s)', (side) => count(fill(side)))
   perSide('fill rate / hashing alone on all cores', (side) => String(round(fill(side) / side.store.build.hashingFloor, 2)), '>= 0.8')
+  perSide('LevelDB wrote / its tables hold at the end (write amplification)', (side) =>
+    engineFigure(side, (e) => `${round(e.writtenMiB / e.tableMiB, 1)} (${count(e.writtenMiB)} / ${count(e.tableMiB)} MiB)`),
+  )
+  perSide('per block inserted: CPU of the fill, every thread, mining left out / compaction time (µs)', (side) =>
+    engineFigure(side, (e) => {
+      const { blocks, mineSeconds } = side.store.build
+      return `${count(((e.cpuSeconds - mineSeconds) / blocks) * 1e6)} / ${count((e.compactionSeconds / blocks) * 1e6)}`
+    }),
+  )
+  perSide('table files on levels 0-6', (side) => side.atRest.filesByLevel.join(' '))
   perSide('disk bytes per block', (side) => count(side.atRest.diskBytes / side.atRest.blocks))
   perSide('index bytes per block', (side) => count(side.atRest.indexBytes / side.atRest.blocks))
   perSide('store open', (side) => `${round(side.atRest.openMs)} ms`, '< 5 s')
@@ -98,6 +111,15 @@ export function formatScaleReport(sides: readonly ScaleSide[], streams: StreamsA
       String(round(streams.floorP99)),
       String(round(streams.weftP99 / streams.floorP99, 2)),
       '< 100 ms',
+    ],
+    [
+      "announcements the node wrote to every socket within 100 ms (the node's /metrics; the rest took longer)",
+      streams.weft.writtenToAll === undefined
+        ? ''
+        : `${count(streams.weft.writtenToAll.within100ms)} of ${count(streams.weft.writtenToAll.announcements)}`,
+      '',
+      '',
+      '',
     ],
     [
       'insert call until the frame is written (weft: to the first step, 1,024 sockets; floor: to every socket), p50 / p99 (ms)',
