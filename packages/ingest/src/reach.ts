@@ -58,8 +58,9 @@ export async function reach(ctx: IngestContext, targets: Wanted): Promise<number
 
 /**
  * Inserts `blocks` parent first; when the store refuses one for a missing parent or adjacent (a
- * fork that grew below where the pages began, a neighbour not stored yet), fetches that ancestry
- * with `reach` and tries again, a few times at most.
+ * fork that grew below where the pages began, a neighbour written upstream after its chain's page
+ * was read), fetches with `reach` the ancestry of every parent and neighbour the blocks name that is
+ * neither among them nor stored, and tries again, a few times at most.
  */
 export async function insertWithAncestry(ctx: IngestContext, blocks: readonly ServedBlock[]): Promise<number> {
   for (let attempt = 0; ; attempt++) {
@@ -67,14 +68,22 @@ export async function insertWithAncestry(ctx: IngestContext, blocks: readonly Se
       return await insertServed(ctx, blocks)
     } catch (error) {
       if (attempt === maxRepairs || !(error instanceof MissingParentError || error instanceof MissingAdjacentError)) throw error
-      const refused = blocks.find((served) => served.block.header.hash.equals(error.hash))?.block.header
-      if (refused === undefined) throw error
-      const wanted: Wanted = new Map()
-      if (error instanceof MissingParentError) want(wanted, refused.chainId, { hash: error.parent, height: refused.height - 1 })
-      else want(wanted, error.chain, { hash: error.adjacent, height: refused.height - 1 })
-      await reach(ctx, wanted)
+      if (!blocks.some((served) => served.block.header.hash.equals(error.hash))) throw error
+      // One repair for every missing reference of the batch, not one per refusal: a window read
+      // while the upstream kept writing can lack many blocks at once.
+      await reach(ctx, namedOutside(ctx, blocks))
     }
   }
+}
+
+// The parents and neighbours that `blocks` name and that are not among them.
+function namedOutside(ctx: IngestContext, blocks: readonly ServedBlock[]): Wanted {
+  const inside = new Set(blocks.map((served) => hashMapKey(served.block.header.hash)))
+  const named: Wanted = new Map()
+  for (const [chain, targets] of namedBy(ctx, blocks)) {
+    for (const [key, target] of targets) if (!inside.has(key)) want(named, chain, target)
+  }
+  return named
 }
 
 // The targets that are neither collected nor stored.
@@ -92,7 +101,7 @@ async function unstored(ctx: IngestContext, targets: Wanted, collected: Readonly
 }
 
 // The parents and adjacents that collected blocks name and that were not collected themselves.
-function namedBy(ctx: IngestContext, collected: ReadonlyMap<string, ServedBlock>): Wanted {
+function namedBy(ctx: IngestContext, collected: ReadonlyMap<string, ServedBlock> | readonly ServedBlock[]): Wanted {
   const named: Wanted = new Map()
   for (const { block } of collected.values()) {
     const { header } = block

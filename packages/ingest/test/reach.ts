@@ -55,6 +55,32 @@ t.test('a refused insert fetches the missing parent and neighbours, then tries a
   t.ok(store.heads().get(7)!.hash.equals(lone.header.hash))
 })
 
+t.test('one repair fetches every missing parent and neighbour of the batch, however many blocks lack one', async (t) => {
+  const source = await filledStore(t, 400, { forkRate: 0, seed: 'many-missing' })
+  const upstream = await serveContract(t, source)
+  const store = await followerStore(t)
+  const ctx = contextOf(t, store, [upstream.url])
+  await readCut(ctx)
+  const all = await blocksOf(source)
+  const entry = ctx.pool.current!
+  await store.insertMany(all.filter((block) => block.header.height <= 5))
+  // Height 7 of every chain without height 6: each block lacks its parent, more blocks than repairs allowed.
+  const batch = all.filter((block) => block.header.height === 7)
+  t.ok(batch.length > 8, `${batch.length} blocks, each refused on its own`)
+  const before = upstream.requests.filter((request) => request.startsWith('POST')).length
+  t.equal(
+    await insertWithAncestry(
+      ctx,
+      batch.map((block) => ({ block, from: entry })),
+    ),
+    batch.length,
+  )
+  for (const block of batch)
+    t.ok(store.heads().get(block.header.chainId)!.hash.equals(block.header.hash), `chain ${block.header.chainId} at 7`)
+  const queries = upstream.requests.filter((request) => request.startsWith('POST')).length - before
+  t.ok(queries <= batch.length, `${queries} branch queries: one round, one per chain`)
+})
+
 t.test('an upstream that serves a block but not its parent fails the round after a bounded number of queries', async (t) => {
   const source = await filledStore(t, 200, { forkRate: 0, seed: 'liar' })
   const upstream = await serveContract(t, source)
