@@ -23,10 +23,16 @@ export interface Child {
   kill(): void
 }
 
-/** Starts `dist/<script>` of this package with an IPC channel. */
-export function startChild(script: string, args: readonly string[], execArgv: readonly string[] = []): Child {
+/** Starts `dist/<script>` of this package with an IPC channel; `env` adds to the bench's own environment. */
+export function startChild(
+  script: string,
+  args: readonly string[],
+  execArgv: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+): Child {
   const child: ChildProcess = fork(distScript(script), [...args], {
     execArgv: [...execArgv],
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   const waiters: Array<{ type: string; resolve(m: Message): void; reject(e: Error): void }> = []

@@ -21,23 +21,33 @@ const engineFigure = (side: ScaleSide, format: (engine: NonNullable<ScaleSide['s
 const mb = (bytes: number): string => `${round(bytes / 2 ** 20, 1)} MiB`
 const count = (n: number): string => Math.round(n).toLocaleString('en-US')
 
+const environmentText = (environment: Readonly<Record<string, string>>): string =>
+  Object.entries(environment)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ')
+
 /** How blocks move between Wefts: a follower's copy of the large store and a snapshot of the small one. */
 export interface Transfers {
   readonly sync: SyncFigure
+  /** The same sync with the deploy files' malloc settings, when they have any. */
+  readonly asDeployed: { readonly environment: Readonly<Record<string, string>>; readonly sync: SyncFigure } | undefined
   readonly snapshot: SnapshotFigure
 }
 
 /** The transfer figures as a Markdown table, each against the validated insert floor of the same run. */
-export function formatTransfers({ sync, snapshot }: Transfers): string {
+export function formatTransfers({ sync, asDeployed, snapshot }: Transfers): string {
+  const syncRow = (figure: SyncFigure, how: string): string[] => [
+    `Weft-to-Weft sync, fresh follower of the large store, ${how} (${count(figure.blocks)} blocks in ${figure.seconds} s; its own memory ${mb(figure.ownMemory.peak)} at most, ${mb(figure.ownMemory.mean)} on average)`,
+    count(figure.rate),
+    count(figure.floor),
+    String(figure.ratio),
+    '>= 0.7',
+  ]
+  const deployed = asDeployed === undefined ? [] : [syncRow(asDeployed.sync, `as deployed: ${environmentText(asDeployed.environment)}`)]
   return markdownTable([
     ['transfer', 'blocks/s', 'validated insert floor', 'ratio', 'target'],
-    [
-      `Weft-to-Weft sync, fresh follower of the large store (${count(sync.blocks)} blocks in ${sync.seconds} s; its own memory ${mb(sync.ownMemory.peak)} at most, ${mb(sync.ownMemory.mean)} on average)`,
-      count(sync.rate),
-      count(sync.floor),
-      String(sync.ratio),
-      '>= 0.7',
-    ],
+    syncRow(sync, "glibc's malloc defaults"),
+    ...deployed,
     [
       `snapshot export (${count(snapshot.blocks)} blocks)`,
       count(snapshot.exportPerSecond),

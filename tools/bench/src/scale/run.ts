@@ -15,7 +15,7 @@ import { residentMemory } from './memory.js'
 import { formatScaleReport, formatTransfers, type ScaleSide } from './report.js'
 import { servingLatencies } from './serving.js'
 import { eventStreamsAtScale } from './streams.js'
-import { snapshotRoundTrip, weftToWeftSync } from './transfer.js'
+import { deployedMallocEnvironment, snapshotRoundTrip, weftToWeftSync } from './transfer.js'
 
 const { values } = parseArgs({
   options: {
@@ -65,8 +65,17 @@ async function main(): Promise<void> {
     // After a collection, so that what remains is what the node keeps, not garbage of the queries.
     await Promise.all(servers.map(({ child }) => child.ask({ type: 'memory' }, 'memory')))
     const rss = servers.map(({ child }) => residentMemory(child.pid))
-    log('a fresh follower copying the large store (Weft-to-Weft sync)')
+    log("a fresh follower copying the large store (Weft-to-Weft sync), with glibc's defaults, then as deployed")
     const sync = await weftToWeftSync(servers[1]!.url, large.network, Number(values['sync-seconds']))
+    // The same, run as the image and the systemd unit run a node: their malloc settings change its memory.
+    const environment = deployedMallocEnvironment()
+    const asDeployed =
+      Object.keys(environment).length === 0
+        ? undefined
+        : {
+            environment,
+            sync: await weftToWeftSync(servers[1]!.url, large.network, Number(values['sync-seconds']), environment),
+          }
     const sides: ScaleSide[] = [small, large].map((store, index) => ({
       store,
       atRest: atRest[index]!,
@@ -78,7 +87,7 @@ async function main(): Promise<void> {
       child.kill()
     }
     log('a snapshot of the small store, exported and imported')
-    const transfers = { sync, snapshot: await snapshotRoundTrip(small.path, small.network) }
+    const transfers = { sync, asDeployed, snapshot: await snapshotRoundTrip(small.path, small.network) }
     const streams = await eventStreamsAtScale(Number(values.subscribers), Number(values.seconds))
     const results = { machine: { ...machine, storage }, sides, transfers, streams }
     writeFileSync(join(repoRoot, 'bench-scale-results.json'), `${JSON.stringify(results, null, 2)}\n`)

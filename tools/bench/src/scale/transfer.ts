@@ -1,7 +1,7 @@
 // How fast blocks move between Wefts: a follower's validated copy from a node serving the scale
 // store (Weft-to-Weft initial sync), and a snapshot's export and import. Both against the validated
 // insert floor measured in the same run (insertMany of the blocks the follower copied).
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -10,6 +10,7 @@ import { importSnapshot, openStore, snapshotFileStream } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import { type Message, startChild } from '../child.js'
 import { round } from '../figure.js'
+import { repoRoot } from '../paths.js'
 import { residentMemory } from './memory.js'
 
 /** The Weft-to-Weft sync figure: a fresh follower's copy rate over loopback against the validated insert floor. */
@@ -38,9 +39,17 @@ interface FollowerStatus extends Message {
   readonly at: number
 }
 
-/** Starts a Weft following `upstream` into an empty store, measures its copy for `seconds`, then the insert floor on what it copied. */
-export async function weftToWeftSync(upstream: string, network: NetworkName, seconds: number): Promise<SyncFigure> {
-  const child = startChild('follower-process.js', [JSON.stringify({ upstream, network })])
+/**
+ * Starts a Weft following `upstream` into an empty store, measures its copy for `seconds`, then the
+ * insert floor on what it copied. `env` is added to the follower's environment (the deploy files' malloc settings).
+ */
+export async function weftToWeftSync(
+  upstream: string,
+  network: NetworkName,
+  seconds: number,
+  env: Readonly<Record<string, string>> = {},
+): Promise<SyncFigure> {
+  const child = startChild('follower-process.js', [JSON.stringify({ upstream, network })], [], env)
   try {
     await child.next('ready')
     await sleep(1000)
@@ -68,6 +77,15 @@ export async function weftToWeftSync(upstream: string, network: NetworkName, sec
   } finally {
     child.kill()
   }
+}
+
+/**
+ * The malloc settings the image sets (`ENV MALLOC_...` lines of deploy/Dockerfile; the systemd unit
+ * sets the same): a node run as the deploy files run it.
+ */
+export function deployedMallocEnvironment(): Record<string, string> {
+  const dockerfile = readFileSync(join(repoRoot, 'deploy', 'Dockerfile'), 'utf8')
+  return Object.fromEntries([...dockerfile.matchAll(/^ENV (MALLOC_\w+)=(\S+)$/gm)].map((match) => [match[1]!, match[2]!]))
 }
 
 /** Exports a snapshot of the store at `path` (no server holds it) to a file, imports it into a new folder, and times both. */
