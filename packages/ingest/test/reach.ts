@@ -1,6 +1,6 @@
 import { type Block, blockFromJsonText } from '@weft/block'
 import type { ChainStore } from '@weft/store'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { readCut } from '../src/cut-adoption.js'
 import { insertWithAncestry, reach, type Wanted, want } from '../src/reach.js'
 import { serveContract } from './fixtures/contract-server.js'
@@ -40,15 +40,20 @@ t.test('reach fetches the ancestry of its targets and of the neighbours they nam
   )
 })
 
-t.test('a refused insert fetches the missing parent and neighbours, then tries again', async (t) => {
-  const source = await filledStore(t, 400, { forkRate: 0, seed: 'repair' })
+// An upstream of 400 blocks without forks, and a follower that holds its heights 0-5.
+async function followerUpToFive(t: Test, seed: string) {
+  const source = await filledStore(t, 400, { forkRate: 0, seed })
   const upstream = await serveContract(t, source)
   const store = await followerStore(t)
   const ctx = contextOf(t, store, [upstream.url])
   await readCut(ctx)
   const all = await blocksOf(source)
-  const entry = ctx.pool.current!
   await store.insertMany(all.filter((block) => block.header.height <= 5))
+  return { upstream, store, ctx, all, entry: ctx.pool.current! }
+}
+
+t.test('a refused insert fetches the missing parent and neighbours, then tries again', async (t) => {
+  const { store, ctx, all, entry } = await followerUpToFive(t, 'repair')
   // A block 3 above: its parent, its parent's parent and the neighbours all three name are missing.
   const lone = all.find((block) => block.header.chainId === 7 && block.header.height === 8)!
   t.equal(await insertWithAncestry(ctx, [{ block: lone, from: entry }]), 1)
@@ -56,14 +61,7 @@ t.test('a refused insert fetches the missing parent and neighbours, then tries a
 })
 
 t.test('one repair fetches every missing parent and neighbour of the batch, however many blocks lack one', async (t) => {
-  const source = await filledStore(t, 400, { forkRate: 0, seed: 'many-missing' })
-  const upstream = await serveContract(t, source)
-  const store = await followerStore(t)
-  const ctx = contextOf(t, store, [upstream.url])
-  await readCut(ctx)
-  const all = await blocksOf(source)
-  const entry = ctx.pool.current!
-  await store.insertMany(all.filter((block) => block.header.height <= 5))
+  const { upstream, store, ctx, all, entry } = await followerUpToFive(t, 'many-missing')
   // Height 7 of every chain without height 6: each block lacks its parent, more blocks than repairs allowed.
   const batch = all.filter((block) => block.header.height === 7)
   t.ok(batch.length > 8, `${batch.length} blocks, each refused on its own`)
