@@ -44,11 +44,23 @@ const layoutVersion = '2'
 // replay on open. 16 MiB fills as fast as 32 MiB did (within the noise of a 100,000-block bulk load)
 // with 32 MiB less memory; 4 MiB cost about 14% more CPU per block.
 const writeBufferSize = 16 * 1024 * 1024
+// LevelDB compresses each table block on its own (Snappy), and a block record is about 2.4 KB, so
+// the default 4 KiB blocks held one or two records each: 16 KiB blocks compress the headers and
+// payloads of several neighbours together. A 1,000,000-block load took 1,097 MB on disk against
+// 1,519, at the same insert rate and compaction time (within the noise of two loads each); 100-block
+// pages cost the same, read cold or again, and a header read cold about a tenth more. 64 KiB took
+// 909 MB, but a page read again cost a quarter more.
+const blockSize = 16 * 1024
 
 /** Opens (creating when missing) the store of `network` in `path`, with its genesis blocks. */
 export async function openStore(options: OpenStoreOptions): Promise<ChainStore> {
   const network = getNetwork(options.network)
-  const db: ChainDb = new ClassicLevel<Buffer, Buffer>(options.path, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize })
+  const db: ChainDb = new ClassicLevel<Buffer, Buffer>(options.path, {
+    keyEncoding: 'buffer',
+    valueEncoding: 'buffer',
+    writeBufferSize,
+    blockSize,
+  })
   try {
     await db.open()
   } catch (error) {
