@@ -100,10 +100,10 @@ async function unstored(ctx: IngestContext, targets: Wanted, collected: Readonly
   return missing
 }
 
-// The parents and adjacents that collected blocks name and that were not collected themselves.
-function namedBy(ctx: IngestContext, collected: ReadonlyMap<string, ServedBlock> | readonly ServedBlock[]): Wanted {
+// The parents and adjacents that `blocks` name (a genesis block names none); callers filter out those they hold.
+function namedBy(ctx: IngestContext, blocks: ReadonlyMap<string, ServedBlock> | readonly ServedBlock[]): Wanted {
   const named: Wanted = new Map()
-  for (const { block } of collected.values()) {
+  for (const { block } of blocks.values()) {
     const { header } = block
     // A genesis block names genesis parent hashes, which are no blocks.
     if (header.height === genesisHeight(ctx.network, header.chainId)) continue
