@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { errorCode, isWeftError } from '@weft/errors'
-import { type ChainStore, type OpenStoreOptions, openStore } from '@weft/store'
+import { type ChainStore, type OpenStoreOptions, openStore, UnsupportedLayoutError } from '@weft/store'
 import { StoreUnavailableError } from './errors.js'
 
 // Entries a fresh volume or a checked-out folder may hold without being anyone's data.
@@ -87,12 +87,14 @@ export function diagnoseStoreFailure(path: string, network: string, error: unkno
   )
 }
 
-/** `openStore`, with every failure turned into a `StoreUnavailableError` that names the cause and the fix. */
+/** `openStore`, with every failure turned into an error that names the cause and the fix: `UnsupportedLayoutError` as it is, any other a `StoreUnavailableError`. */
 export async function openNodeStore(options: OpenStoreOptions): Promise<ChainStore> {
   refuseForeignFolder(options.path)
   try {
     return await openStore(options)
   } catch (error) {
+    // A store of another version's layout: its own message names the fix, and the folder is left as it is.
+    if (error instanceof UnsupportedLayoutError) throw error
     throw diagnoseStoreFailure(options.path, options.network, error)
   }
 }

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openStore } from '@weft/store'
+import { ClassicLevel } from 'classic-level'
 import t from 'tap'
 import { openNodeStore } from '../src/store-open.js'
 import { collect } from './fixtures/cli.js'
@@ -84,6 +85,22 @@ t.test("another network's store names both networks and the fix", async (t) => {
     code: 'STORE_WRONG_NETWORK',
     message: /to hold a store of testnet04, but it holds one of development\. Fix: start with --network development/,
   })
+})
+
+t.test("a store in another version's layout is refused with UNSUPPORTED_LAYOUT and left as it was", async (t) => {
+  const data = t.testdir()
+  await (await openStore({ path: data, network: 'development' })).close()
+  const old = new ClassicLevel<Buffer, Buffer>(data, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+  await old.put(Buffer.from('mlayout'), Buffer.from('1'))
+  await old.close()
+  await t.rejects(openNodeStore({ path: data, network: 'development' }), {
+    code: 'UNSUPPORTED_LAYOUT',
+    message: /Expected a store of layout 2 in .*, found layout 1: .* fill a new folder from an upstream or a snapshot/,
+  })
+  const after = new ClassicLevel<Buffer, Buffer>(data, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+  t.equal((await after.get(Buffer.from('mlayout')))?.toString(), '1', 'the layout record is as it was')
+  t.ok((await after.keys({ gte: Buffer.from('b'), lt: Buffer.from('c') }).all()).length > 0, 'the blocks are still there')
+  await after.close()
 })
 
 t.test('a corrupt store names the corruption and the fix', async (t) => {
