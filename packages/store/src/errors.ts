@@ -70,11 +70,12 @@ export class InvalidSnapshotError extends StoreError {
   }
 }
 
-/** A snapshot import was asked to write into a folder that already holds something. */
+/** A snapshot import was asked to write into a folder that already holds something, or into a file. */
 export class SnapshotTargetError extends StoreError {
   static override readonly codes = ['SNAPSHOT_TARGET_EXISTS'] as const
-  constructor(path: string, options?: ErrorOptions) {
-    super('SNAPSHOT_TARGET_EXISTS', `Expected ${path} to be missing or empty for a new store, but it holds files`, options)
+  /** `found`: what is in the way, as the end of the message (`it holds a, b`, `it is a file`). */
+  constructor(path: string, found: string, options?: ErrorOptions) {
+    super('SNAPSHOT_TARGET_EXISTS', `Expected ${path} to be missing or empty for a new store, but ${found}`, options)
   }
 }
 

@@ -23,4 +23,10 @@ export type { RangeItem } from './keys.js'
 export { type OpenStoreOptions, openStore } from './open-store.js'
 export { type ImportedSnapshot, type ImportSnapshotOptions, importSnapshot } from './snapshot/import-snapshot.js'
 export type { StoreSnapshot } from './snapshot/read-snapshot.js'
-export { readSnapshotFile, type SnapshotHeader, type SnapshotPart, snapshotFileStream } from './snapshot/snapshot-file.js'
+export {
+  maxSnapshotLineBytes,
+  readSnapshotFile,
+  type SnapshotHeader,
+  type SnapshotPart,
+  snapshotFileStream,
+} from './snapshot/snapshot-file.js'

@@ -2,10 +2,10 @@
 // block count and the SHA-256 of everything before it. gzip's own CRC catches most damage; the
 // SHA-256 and the trailer catch the rest, a file cut short included.
 import { createHash } from 'node:crypto'
-import { Readable } from 'node:stream'
+import { pipeline, Readable } from 'node:stream'
 import { createGunzip, createGzip } from 'node:zlib'
-import { encodeHash } from '@weft/hash-text'
-import type { NetworkName } from '@weft/types'
+import { encodeHash, isHashText } from '@weft/hash-text'
+import { type NetworkName, networkNames } from '@weft/types'
 import { InvalidSnapshotError } from '../errors.js'
 import type { StoreSnapshot } from './read-snapshot.js'
 
@@ -66,34 +66,44 @@ async function* snapshotLines(snapshot: StoreSnapshot): AsyncGenerator<Buffer> {
 
 /** The snapshot file of `snapshot` as a stream of gzip bytes; closes the snapshot when done or destroyed. */
 export function snapshotFileStream(snapshot: StoreSnapshot): Readable {
-  const lines = Readable.from(snapshotLines(snapshot), { objectMode: false })
   const gzip = createGzip({ level: 6 })
-  const release = (): void => void snapshot.close()
-  lines.once('close', release)
-  lines.once('error', (error) => gzip.destroy(error))
-  gzip.once('close', () => lines.destroy())
-  return lines.pipe(gzip)
+  // Ends the lines (and their read of the store) when gzip is destroyed, and gzip when they fail.
+  pipeline(Readable.from(snapshotLines(snapshot), { objectMode: false }), gzip, () => {
+    // The view's close only frees it: a failure there changes nothing for the file.
+    snapshot.close().catch(() => undefined)
+  })
+  return gzip
 }
+
+/** The longest line a snapshot may hold: a block of mainnet takes a few kilobytes, its largest a few megabytes. */
+export const maxSnapshotLineBytes = 64 * 1024 * 1024
 
 /**
  * Reads a snapshot file (gzip bytes): yields its header, each block's JSON text and the end, and
  * throws `InvalidSnapshotError` for a file that is not a Weft snapshot, is cut short, or whose
- * count or checksum does not match; nothing after the damage is yielded as valid.
+ * count or checksum does not match; nothing after the damage is yielded as valid. A failure to read
+ * `input` itself (a missing file, a disk error) is thrown as it is. Leaving early closes `input`.
  */
 export async function* readSnapshotFile(input: AsyncIterable<Buffer | string>): AsyncGenerator<SnapshotPart> {
   const gunzip = createGunzip()
-  const source = Readable.from(input).pipe(gunzip)
+  // An error of the input ends the iteration below with it; leaving the iteration ends the input.
+  pipeline(Readable.from(input), gunzip, () => undefined)
   const hash = createHash('sha256')
-  let carry: Buffer = Buffer.alloc(0)
+  // The start of a line not ended yet, in the pieces it came in.
+  let carry: Buffer[] = []
+  let carried = 0
   let header: SnapshotHeader | undefined
   let blocks = 0
   let ended = false
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      let data: Buffer = carry.length === 0 ? chunk : Buffer.concat([carry, chunk])
-      for (let end = data.indexOf(0x0a); end >= 0; end = data.indexOf(0x0a)) {
-        const line = data.subarray(0, end)
-        data = data.subarray(end + 1)
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      let start = 0
+      for (let end = chunk.indexOf(0x0a); end >= 0; end = chunk.indexOf(0x0a, start)) {
+        const piece = chunk.subarray(start, end)
+        const line = carried === 0 ? piece : Buffer.concat([...carry, piece], carried + piece.length)
+        carry = []
+        carried = 0
+        start = end + 1
         if (ended) throw new InvalidSnapshotError('data follows the end line')
         if (header === undefined) {
           header = parseHeader(line)
@@ -110,19 +120,31 @@ export async function* readSnapshotFile(input: AsyncIterable<Buffer | string>): 
         } else {
           hash.update(line).update(newline)
           blocks++
+          // A copy: the line must not hold the whole chunk in memory.
           yield { kind: 'block', json: Buffer.from(line) }
         }
       }
-      carry = data
+      if (start < chunk.length) {
+        carry.push(chunk.subarray(start))
+        carried += chunk.length - start
+        if (carried > maxSnapshotLineBytes)
+          throw new InvalidSnapshotError(`a line runs past ${maxSnapshotLineBytes / 2 ** 20} MiB without ending`)
+      }
     }
   } catch (error) {
-    if (error instanceof InvalidSnapshotError) throw error
+    if (error instanceof InvalidSnapshotError || !isZlibError(error)) throw error
     throw new InvalidSnapshotError(`it cannot be read as gzip (${(error as Error).message})`, { cause: error })
   }
   if (header === undefined) throw new InvalidSnapshotError('it is empty')
   if (!ended) throw new InvalidSnapshotError('it ends before its end line: the file is cut short')
-  if (carry.length > 0) throw new InvalidSnapshotError('data follows the end line')
+  if (carried > 0) throw new InvalidSnapshotError('data follows the end line')
   yield { kind: 'end', blocks }
+}
+
+// zlib's errors (damaged or cut-short gzip) carry its Z_ codes; the input's own carry system codes.
+function isZlibError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith('Z_')
 }
 
 function parseJson(line: Buffer, what: string): Record<string, unknown> {
@@ -139,8 +161,13 @@ function parseHeader(line: Buffer): SnapshotHeader {
   const value = parseJson(line, 'first')
   if (value.format !== 'weft-snapshot') throw new InvalidSnapshotError('its first line does not name the weft-snapshot format')
   if (value.version !== 1) throw new InvalidSnapshotError(`it is of version ${String(value.version)}, this Weft reads version 1`)
-  if (typeof value.network !== 'string' || typeof value.cut !== 'object' || value.cut === null)
+  if (typeof value.network !== 'string' || typeof value.cut !== 'object' || value.cut === null || Array.isArray(value.cut))
     throw new InvalidSnapshotError('its first line lacks the network or the cut')
+  if (!(networkNames as readonly string[]).includes(value.network))
+    throw new InvalidSnapshotError(`it names the network ${JSON.stringify(value.network)}, which this Weft does not know`)
+  for (const [chain, hash] of Object.entries(value.cut))
+    if (!/^(0|[1-9]\d{0,3})$/.test(chain) || typeof hash !== 'string' || !isHashText(hash))
+      throw new InvalidSnapshotError(`its cut names ${JSON.stringify(chain)}: ${JSON.stringify(hash)}, not a chain and a block hash`)
   return value as unknown as SnapshotHeader
 }
 
