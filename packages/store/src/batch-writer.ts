@@ -1,7 +1,7 @@
 import { type Block, type Header, InvalidEncodingError, type Network } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
 import { adjacentLookup, readNamedBlocks, refusal } from './block-checks.js'
-import { type EncodedBlock, encodedHeader } from './block-encoding.js'
+import { type EncodedBlock, encodeBlock, encodedHeader } from './block-encoding.js'
 import type { BlockReads } from './block-reads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
@@ -155,6 +155,9 @@ export class BatchWriter {
         }
         await writing
         writing = this.#commit(prepared)
+        // Awaited before the next batch is written or the call ends; meanwhile a failed write (the
+        // disk's) must not count as unhandled, which would end the process.
+        writing.catch(() => undefined)
         previous = prepared
         for (const outcome of prepared.outcomes) {
           if (outcome instanceof Error) {
@@ -190,10 +193,13 @@ export class BatchWriter {
     if (this.#openGroup === group) this.#openGroup = undefined
     try {
       for (let start = 0; start < group.length; start += blocksPerBatch) {
-        const part = group.slice(start, start + blocksPerBatch)
-        const blocks = part.map((pending) => pending.block)
-        const headers = blocks.map((block) => block.header)
-        const prepared = await this.#prepare(headers, await this.#parts.pool.encode(blocks), false, undefined)
+        const { part, encoded } = await this.#encodeGroup(group.slice(start, start + blocksPerBatch))
+        const prepared = await this.#prepare(
+          part.map((pending) => pending.block.header),
+          encoded,
+          false,
+          undefined,
+        )
         await this.#commit(prepared)
         part.forEach((pending, index) => {
           const outcome = prepared.outcomes[index]!
@@ -204,6 +210,26 @@ export class BatchWriter {
     } catch (error) {
       // The store itself failed (a read, a write, a corrupt record): no caller is left waiting.
       for (const pending of group) pending.reject(error)
+    }
+  }
+
+  // The encodings of a group's blocks, and the callers whose blocks have one: a block that cannot be
+  // encoded (a malformed one) refuses its own caller, not the others of its group.
+  async #encodeGroup(group: readonly PendingInsert[]): Promise<{ part: PendingInsert[]; encoded: EncodedBlock[] }> {
+    try {
+      return { part: [...group], encoded: await this.#parts.pool.encode(group.map((pending) => pending.block)) }
+    } catch {
+      const part: PendingInsert[] = []
+      const encoded: EncodedBlock[] = []
+      for (const pending of group) {
+        try {
+          encoded.push(encodeBlock(pending.block))
+          part.push(pending)
+        } catch (error) {
+          pending.reject(error)
+        }
+      }
+      return { part, encoded }
     }
   }
 

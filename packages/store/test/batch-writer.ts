@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { genesisBlock, getNetwork } from '@weft/block'
+import { ClassicLevel } from 'classic-level'
 import t from 'tap'
 import { openStore } from '../src/index.js'
 import { blockKey } from '../src/keys.js'
@@ -45,4 +47,45 @@ t.test('a corrupt record met by a later batch of insertMany refuses the call aft
   await t.rejects(damaged.insertMany([...other, mineChild(development, a!.header)]), { code: 'CORRUPT_STORE' })
   t.ok(await damaged.getHeader(other[255]!.header.hash), 'the first batch was written')
   t.equal(damaged.cut().get(1)?.height, 256)
+})
+
+t.test('a batch write that fails while the next batch is prepared refuses the call, and nothing goes unhandled', async (t) => {
+  const folder = t.testdir()
+  const store = await openStore({ path: join(folder, 'store'), network: 'development', checkBraiding: false, validationThreads: 0 })
+  t.teardown(() => store.close())
+  // A disk that fails the first atomic write: classic-level's own batch
+  // class, shared by every database of the process, fails once (the only way to fail a real write).
+  const probe = new ClassicLevel(join(folder, 'probe'))
+  await probe.open()
+  const chained = Object.getPrototypeOf(probe.batch()) as { _write(options: unknown): Promise<void> }
+  await probe.close()
+  const write = chained._write
+  let writes = 0
+  chained._write = async function (this: unknown, options: unknown) {
+    if (writes++ > 0) return write.call(this, options)
+    throw new Error('the disk failed')
+  }
+  t.teardown(() => {
+    chained._write = write
+  })
+  const unhandled: unknown[] = []
+  const listener = (reason: unknown): void => void unhandled.push(reason)
+  process.on('unhandledRejection', listener)
+  t.teardown(() => process.off('unhandledRejection', listener))
+  await t.rejects(store.insertMany(mineLine(development, genesis0(), 600)), { message: 'the disk failed' })
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  t.same(unhandled, [], 'no rejection went unhandled')
+  t.equal(store.cut().get(0)?.height, 0, 'nothing of the failed batch counts as written')
+})
+
+t.test('a malformed block among concurrent inserts refuses its own caller only', async (t) => {
+  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false })
+  t.teardown(() => store.close())
+  const good = mineChild(development, genesis0())
+  const other = mineChild(development, genesisBlock(development, 1).header)
+  const malformed = { ...other, header: { ...other.header, hash: Buffer.alloc(40) } }
+  const [stored, refused] = await Promise.allSettled([store.insert(good), store.insert(malformed)])
+  t.same(stored, { status: 'fulfilled', value: { inserted: true } })
+  t.match(refused, { status: 'rejected', reason: { code: 'INVALID_ENCODING' } })
+  t.ok(await store.getHeader(good.header.hash), 'the good block is stored')
 })
