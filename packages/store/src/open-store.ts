@@ -68,11 +68,15 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
   }
   try {
     const storedNetwork = await db.get(metaKey('network'))
-    if (storedNetwork === undefined) {
-      await db.batch([
-        { type: 'put', key: metaKey('network'), value: Buffer.from(network.name) },
-        { type: 'put', key: metaKey('layout'), value: Buffer.from(layoutVersion) },
-      ])
+    const created = storedNetwork === undefined
+    if (created) {
+      await db.batch(
+        [
+          { type: 'put', key: metaKey('network'), value: Buffer.from(network.name) },
+          { type: 'put', key: metaKey('layout'), value: Buffer.from(layoutVersion) },
+        ],
+        { sync: options.syncWrites ?? false },
+      )
     } else if (storedNetwork.toString() !== network.name) {
       throw new NetworkMismatchError(network.name, storedNetwork.toString())
     } else {
@@ -90,6 +94,9 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
     })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.
     await store.insertMany(genesisBlocks(network))
+    // A new adopted store stands on the genesis cut until it adopts one, also across a restart before
+    // that: its blocks are not vouched for by anyone's cut yet.
+    if (created && cutPolicy === 'adopted') await store.adoptCut(new Map([...store.heads()].map(([chain, head]) => [chain, head.hash])))
     store.standOnHeadsUntilAdoption()
     return store
   } catch (error) {

@@ -49,9 +49,10 @@ export class ValidationPool {
     if (this.#pool === undefined) {
       this.#pool = new Piscina({
         filename: new URL('./validation-worker.js', import.meta.url).href,
-        minThreads: this.threads,
+        // None kept: idle workers are let go after a while (piscina keeps `minThreads` for good), and
+        // started again when bulk loads come back.
+        minThreads: 0,
         maxThreads: this.threads,
-        // Idle workers are let go after a while, and started again when bulk loads come back.
         idleTimeout: 30_000,
         // A worker holds one chunk of blocks at a time, so its live data is small: small heaps keep a
         // bulk load's memory low at no measured cost in speed (an 8 MB young generation took 25-30 MB

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { genesisBlock, genesisBlocks, getNetwork } from '@weft/block'
+import { ClassicLevel } from 'classic-level'
 import t from 'tap'
 import { openStore } from '../src/index.js'
 import { blockKey, hashIndexKey, headKey, metaKey } from '../src/keys.js'
@@ -81,18 +83,32 @@ t.test('a best head without its block record makes open fail with CORRUPT_STORE'
   await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), { code: 'CORRUPT_STORE', message: /best head/ })
 })
 
-t.test('an adopted cut survives a reopen; a store that adopted none stands on its heads', async (t) => {
+t.test('an adopted cut survives a reopen; a new adopted store keeps the genesis cut until it adopts one', async (t) => {
   const path = t.testdir()
   const first = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
   const { blocks, tips } = mineBraid(development, new Map(genesisBlocks(development).map((b) => [b.header.chainId, b.header])), 2)
   await first.insertMany(blocks)
   t.same(first.cut().get(0), genesis0(), 'nothing adopted yet: the genesis cut')
-  await first.adoptCut(new Map([...tips].map(([chain, tip]) => [chain, tip.hash])))
   await first.close()
+  const restarted = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
+  t.same(restarted.cut().get(0), genesis0(), 'still nothing adopted after a restart: still the genesis cut')
+  await restarted.adoptCut(new Map([...tips].map(([chain, tip]) => [chain, tip.hash])))
+  await restarted.close()
   const reopened = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
   t.teardown(() => reopened.close())
   t.same(reopened.cut().get(0), tips.get(0))
   t.equal(reopened.cut().size, 20)
+})
+
+t.test('a fork-choice store opened with the adopted policy stands on its heads until it adopts a cut', async (t) => {
+  const path = t.testdir()
+  const first = await openStore({ path, network: 'development' })
+  const { blocks, tips } = mineBraid(development, new Map(genesisBlocks(development).map((b) => [b.header.chainId, b.header])), 2)
+  await first.insertMany(blocks)
+  await first.close()
+  const adopted = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
+  t.teardown(() => adopted.close())
+  t.same(adopted.cut().get(0), tips.get(0), 'the cut its heads give')
 })
 
 t.test('an adopted cut record that is cut short or names a missing head makes open fail with CORRUPT_STORE', async (t) => {
@@ -112,16 +128,44 @@ t.test('mineBraid refuses to mine a chain whose neighbour it was not given', asy
   t.throws(() => mineBraid(development, tips, 1), /Expected chain 5 to have a block at 0 for chain 0/)
 })
 
-t.test('with syncWrites every write is flushed before it counts, and reads back the same', async (t) => {
-  const path = t.testdir()
-  const store = await openStore({ path, network: 'development', checkBraiding: false, syncWrites: true, cutPolicy: 'adopted' })
-  const line = mineLine(development, genesis0(), 40)
-  t.equal(await store.insertMany(line), 40)
-  await store.adoptCut(new Map([...store.heads()].map(([chain, head]) => [chain, head.hash])))
-  await store.close()
-  const reopened = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
+t.test('with syncWrites every write asks LevelDB to flush it before it counts, and reads back the same', async (t) => {
+  const folder = t.testdir()
+  // What each write of the process asks of LevelDB: classic-level's own write calls, watched (a
+  // flush cannot be seen from outside short of a power loss).
+  const probe = new ClassicLevel(join(folder, 'probe'))
+  await probe.open()
+  const chained = Object.getPrototypeOf(probe.batch()) as { _write(options: { sync?: boolean }): Promise<void> }
+  await probe.close()
+  const level = ClassicLevel.prototype as unknown as { _batch(operations: unknown, options: { sync?: boolean }): Promise<void> }
+  const [write, batch] = [chained._write, level._batch]
+  const syncs: boolean[] = []
+  chained._write = function (this: unknown, options) {
+    syncs.push(options.sync === true)
+    return write.call(this, options)
+  }
+  level._batch = function (this: unknown, operations, options) {
+    syncs.push(options.sync === true)
+    return batch.call(this, operations, options)
+  }
+  t.teardown(() => {
+    chained._write = write
+    level._batch = batch
+  })
+  const written = async (syncWrites: boolean, path: string): Promise<boolean[]> => {
+    syncs.length = 0
+    const store = await openStore({ path, network: 'development', checkBraiding: false, syncWrites, cutPolicy: 'adopted' })
+    t.equal(await store.insertMany(mineLine(development, genesis0(), 300)), 300)
+    await store.adoptCut(new Map([...store.heads()].map(([chain, head]) => [chain, head.hash])))
+    await store.close()
+    return [...syncs]
+  }
+  const flushed = await written(true, join(folder, 'flushed'))
+  t.ok(flushed.length >= 4 && flushed.every(Boolean), `with syncWrites, all ${flushed.length} writes are flushed`)
+  const buffered = await written(false, join(folder, 'buffered'))
+  t.ok(buffered.length >= 4 && !buffered.some(Boolean), 'without it, none is')
+  const reopened = await openStore({ path: join(folder, 'flushed'), network: 'development', cutPolicy: 'adopted' })
   t.teardown(() => reopened.close())
-  t.same(reopened.cut().get(0), line.at(-1)!.header)
+  t.equal(reopened.cut().get(0)?.height, 300)
 })
 
 t.test('a store written in another layout is refused with UNSUPPORTED_LAYOUT, and one without a layout record too', async (t) => {
