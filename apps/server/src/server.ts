@@ -4,7 +4,7 @@ import { createProducer } from '@weft/devnet'
 import type { Ingest } from '@weft/ingest'
 import { type ChainStore, deviceReadAhead } from '@weft/store'
 import { type Logger, pino } from 'pino'
-import { startAdminServer } from './admin-server.js'
+import { type AdminServer, startAdminServer } from './admin-server.js'
 import { createApp } from './app.js'
 import { BranchContinuations } from './branch-continuations.js'
 import { trackChainActivity } from './chain-activity.js'
@@ -122,9 +122,14 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
   const stopFeed = feedUpdateStreams(node, log)
   const server = createHttpServer(node, log, createApp(node, log, { metrics, activity }).callback())
   let port: number
+  let admin: AdminServer | undefined
   try {
     port = await listen(server, config.port, config.host)
+    // Before the producer starts: a node whose admin address is taken stops here, whole.
+    if (config.adminPort !== undefined) admin = await startAdminServer(store, config.adminHost, config.adminPort, log)
   } catch (error) {
+    // Closes the listener, if it was listening (a server that was not answers with an error, ignored).
+    await new Promise((resolve) => server.close(resolve))
     activity.close()
     await ingest?.stop()
     await stopFeed()
@@ -140,7 +145,6 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
       })
     : undefined
   producer?.start()
-  const admin = config.adminPort === undefined ? undefined : await startAdminServer(store, config.adminHost, config.adminPort, log)
   if (producer !== undefined)
     log.info({ blockDelay: config.blockDelay ?? network.blockDelay, forkRate: config.forkRate }, 'devnet producer started')
   let closing: Promise<void> | undefined

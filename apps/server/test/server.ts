@@ -57,7 +57,7 @@ t.test('close ends the event streams and stops accepting', async (t) => {
   await t.rejects(send(`${server.url}/health-check`), { code: 'ECONNREFUSED' })
 })
 
-t.test('a port in use is reported, and the store is released', async (t) => {
+t.test('a port in use, public or admin, is reported, and the store is released', async (t) => {
   const blocker = createServer()
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => blocker.close(() => resolve())))
@@ -68,6 +68,13 @@ t.test('a port in use is reported, and the store is released', async (t) => {
   await store.close()
   t.pass('the folder can be opened again')
   await t.rejects(startServer({ profile: 'other' as never }), { code: 'INVALID_CONFIG' })
+  // The admin address taken: nothing is left running, the public listener closed and the store released.
+  const devnet = { port: 0, host: '127.0.0.1', data, network: 'development', devnet: true, logLevel: 'silent' } as const
+  await t.rejects(startServer({ ...devnet, adminPort: port }), { code: 'EADDRINUSE' })
+  const again = await openStore({ path: data, network: 'development' })
+  const height = again.cut().get(0)?.height
+  await again.close()
+  t.equal(height, 0, 'the devnet producer never started')
 })
 
 t.test('the server listens on IPv6 and writes the peer in brackets', async (t) => {
