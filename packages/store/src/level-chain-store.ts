@@ -45,6 +45,7 @@ export class LevelChainStore implements ChainStore {
   readonly #adoptedOnce: boolean
   readonly #syncWrites: boolean
   #closed = false
+  #closing: Promise<void> | undefined
 
   constructor(db: ChainDb, network: Network, heads: ReadonlyMap<number, RecentHeader>, options: LevelChainStoreOptions) {
     this.#db = db
@@ -184,8 +185,13 @@ export class LevelChainStore implements ChainStore {
     return this.#feed.subscribe(listener)
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return
+  close(): Promise<void> {
+    // A second call waits for the first one's work: either resolves once the database is closed.
+    this.#closing ??= this.#close()
+    return this.#closing
+  }
+
+  async #close(): Promise<void> {
     this.#closed = true
     await this.#writer.drain()
     this.#feed.clear()
