@@ -7,7 +7,7 @@ import { readHeads } from './cut.js'
 import { CorruptStoreError, NetworkMismatchError, StoreOpenError, UnsupportedLayoutError } from './errors.js'
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
-import { readAdoptedCut } from './node-cut.js'
+import { forkChoiceCut, readAdoptedCut } from './node-cut.js'
 import { defaultValidationThreads } from './validation-pool.js'
 
 /** Options of `openStore`. */
@@ -94,9 +94,12 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
     })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.
     await store.insertMany(genesisBlocks(network))
-    // A new adopted store stands on the genesis cut until it adopts one, also across a restart before
-    // that: its blocks are not vouched for by anyone's cut yet.
-    if (created && cutPolicy === 'adopted') await store.adoptCut(new Map([...store.heads()].map(([chain, head]) => [chain, head.hash])))
+    // A new adopted store stands on the genesis cut (the chains of the first graph) until it adopts
+    // one, also across a restart before that: its blocks are not vouched for by any cut yet.
+    if (created && cutPolicy === 'adopted') {
+      const genesisCut = forkChoiceCut(network, store.heads())
+      await store.adoptCut(new Map([...genesisCut].map(([chain, head]) => [chain, head.hash])))
+    }
     store.standOnHeadsUntilAdoption()
     return store
   } catch (error) {

@@ -100,6 +100,18 @@ t.test('an adopted cut survives a reopen; a new adopted store keeps the genesis 
   t.equal(reopened.cut().size, 20)
 })
 
+t.test('a new adopted store of a network that starts with ten chains stands on their genesis cut, across a reopen', async (t) => {
+  for (const network of ['mainnet01', 'recap-development'] as const) {
+    const path = join(t.testdir(), network)
+    const store = await openStore({ path, network, cutPolicy: 'adopted' })
+    t.equal(store.cut().size, 10, `${network}: ten chains`)
+    await store.close()
+    const reopened = await openStore({ path, network, cutPolicy: 'adopted' })
+    t.same([...reopened.cut().keys()], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], `${network}: the same cut after a reopen`)
+    await reopened.close()
+  }
+})
+
 t.test('a fork-choice store opened with the adopted policy stands on its heads until it adopts a cut', async (t) => {
   const path = t.testdir()
   const first = await openStore({ path, network: 'development' })
