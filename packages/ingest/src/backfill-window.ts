@@ -2,7 +2,7 @@ import { allChains, chainsAt, genesisHeight } from '@weft/block'
 import type { IngestContext } from './context.js'
 import { UpstreamHttpError } from './errors.js'
 import type { ServedBlock } from './served-blocks.js'
-import type { FetchedPage } from './upstream-api.js'
+import { cursorRefused, type FetchedPage, followCursor } from './upstream-api.js'
 import type { UpstreamEntry } from './upstream-entry.js'
 
 /** A range of heights copied at once on every chain that exists there; no top (`Infinity`) reads every block from `minheight` up. */
@@ -60,6 +60,9 @@ async function chainPages(ctx: IngestContext, chain: number, window: Window): Pr
     maxheight: Number.isFinite(window.maxheight) ? window.maxheight : undefined,
     limit: ctx.settings.pageSize,
   }
+  // The upstreams that refused a cursor once in this window, and the cursors this walk followed.
+  const restarted = new Set<UpstreamEntry>()
+  let followed = new Set<string>()
   let next: string | undefined
   for (;;) {
     const answer = await ctx.limiter.run(() =>
@@ -67,11 +70,15 @@ async function chainPages(ctx: IngestContext, chain: number, window: Window): Pr
         'block page',
         async (api, entry): Promise<{ page: FetchedPage; entry: UpstreamEntry } | 'restart'> => {
           try {
-            return { page: await api.blockPage(chain, { ...query, next }, ctx.signal), entry }
+            const page = await api.blockPage(chain, { ...query, next }, ctx.signal)
+            return { page: { ...page, next: followCursor(followed, page.next, entry.url) }, entry }
           } catch (error) {
-            // After a failover the cursor may name a block the new upstream does not hold: start over.
-            if (next !== undefined && error instanceof UpstreamHttpError && error.status === 404) return 'restart'
-            throw error
+            if (next === undefined || !(error instanceof UpstreamHttpError) || error.status !== 404) throw error
+            // After a failover the cursor may name a block the new upstream does not hold: start
+            // over, once per upstream; refusing again is refusing the cursors of its own pages.
+            if (restarted.has(entry)) throw cursorRefused(entry.url, next, error)
+            restarted.add(entry)
+            return 'restart'
           }
         },
         ctx.signal,
@@ -79,6 +86,7 @@ async function chainPages(ctx: IngestContext, chain: number, window: Window): Pr
     )
     if (answer === 'restart') {
       pages.length = 0
+      followed = new Set()
       next = undefined
       continue
     }

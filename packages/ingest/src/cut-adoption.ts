@@ -32,22 +32,43 @@ export function cutTargets(cut: UpstreamCut): Wanted {
 
 /**
  * Makes the upstream's cut the store's: fetches the heads (and their ancestry) the store lacks,
- * then adopts. A cut whose chains are not those of the network's graph at its lowest head is the
- * upstream's fault: that upstream is demoted.
+ * then adopts. A cut that names a head at another height than the head's own, or whose chains are
+ * not those of the network's graph at its lowest head, is the upstream's fault: that upstream is
+ * demoted.
  */
 export async function adoptUpstreamCut(ctx: IngestContext, cut: UpstreamCut): Promise<void> {
   await reach(ctx, cutTargets(cut))
+  const misplaced = await misplacedHead(ctx, cut)
+  if (misplaced !== undefined) throw demoteCurrent(ctx, new UpstreamResponseError(`Expected the upstream's cut to ${misplaced}`))
   try {
     await ctx.store.adoptCut(new Map([...cut].map(([chain, head]) => [chain, head.hash])))
   } catch (error) {
     if (!(error instanceof InvalidCutError)) throw error
-    const upstream = ctx.pool.current
-    const wrapped = new UpstreamResponseError(`Expected the upstream's cut to be a cut of ${ctx.network.name}: ${error.message}`, {
-      cause: error,
-    })
-    if (upstream !== undefined) ctx.pool.demote(upstream, wrapped)
-    throw wrapped
+    throw demoteCurrent(
+      ctx,
+      new UpstreamResponseError(`Expected the upstream's cut to be a cut of ${ctx.network.name}: ${error.message}`, { cause: error }),
+    )
   }
+}
+
+// What is wrong with a head the cut names at a height that is not its stored header's (heights that
+// lie would have ingest chase blocks that do not exist, copy after copy, and never be ready).
+async function misplacedHead(ctx: IngestContext, cut: UpstreamCut): Promise<string | undefined> {
+  const heads = [...cut]
+  const refs = await ctx.store.getRefs(heads.map(([, head]) => head.hash))
+  for (const [index, [chain, head]] of heads.entries()) {
+    const ref = refs[index]
+    if (ref !== undefined && ref.height !== head.height)
+      return `name each head at its height, received height ${head.height} for the head of chain ${chain}, a block at height ${ref.height}`
+  }
+  return undefined
+}
+
+// Demotes the upstream in use for `error`, which is answered for throwing.
+function demoteCurrent(ctx: IngestContext, error: UpstreamResponseError): UpstreamResponseError {
+  const upstream = ctx.pool.current
+  if (upstream !== undefined) ctx.pool.demote(upstream, error)
+  return error
 }
 
 /**
@@ -55,7 +76,7 @@ export async function adoptUpstreamCut(ctx: IngestContext, cut: UpstreamCut): Pr
  * at that height, which the upstream answers with its heads' ancestors there), so that the node's
  * cut, its readiness and its event streams move along with the backfill instead of jumping from
  * genesis to the top at the end. Skipped (false) when the cut would move back on some chain, a head
- * is not stored, or the upstream cannot answer: the copy's final adoption does not depend on it.
+ * is not stored or not at the height named, or the upstream cannot answer: the copy's final adoption does not depend on it.
  */
 export async function adoptLimitedCut(ctx: IngestContext, height: number): Promise<boolean> {
   const api = ctx.pool.current?.api
@@ -70,8 +91,9 @@ export async function adoptLimitedCut(ctx: IngestContext, height: number): Promi
   }
   const current = ctx.store.cut()
   for (const [chain, head] of cut) if (head.height < (current.get(chain)?.height ?? 0)) return false
-  const refs = await ctx.store.getRefs([...cut.values()].map((head) => head.hash))
-  if (refs.some((ref) => ref === undefined)) return false
+  const heads = [...cut.values()]
+  const refs = await ctx.store.getRefs(heads.map((head) => head.hash))
+  if (refs.some((ref, index) => ref === undefined || ref.height !== heads[index]!.height)) return false
   try {
     await ctx.store.adoptCut(new Map([...cut].map(([chain, head]) => [chain, head.hash])))
   } catch (error) {

@@ -8,7 +8,7 @@ export {
   UpstreamResponseError,
   UpstreamUnreachableError,
 } from './errors.js'
-export { EventStreamParser, type ServerSentEvent } from './event-stream.js'
+export { EventStreamParser, type EventStreamParserOptions, type ServerSentEvent } from './event-stream.js'
 export { HttpClient, type HttpClientOptions, retryAfterMs } from './http-client.js'
 export { createIngest, type Ingest } from './ingest.js'
 export { type IngestLogger, silentLogger } from './logger.js'

@@ -5,7 +5,7 @@ import { backoffDelay, pause } from './backoff.js'
 import { createContext, type IngestContext } from './context.js'
 import { copy } from './copy.js'
 import { IngestStoppedError } from './errors.js'
-import { followStep } from './follow-step.js'
+import { followStep, sweepTips } from './follow-step.js'
 import { type IngestOptions, type IngestSettings, resolveIngestOptions } from './options.js'
 import { type Wanted, want } from './reach.js'
 import { type IngestPhase, type IngestStatus, readiness } from './status.js'
@@ -25,6 +25,9 @@ export interface Ingest {
 
 // Announcements kept while a step runs; past this many, they are dropped for one read of the cut.
 const maxAnnounced = 10_000
+// Poll intervals without a new block or an announcement after which the upstream counts as quiet:
+// then every chain's tip is swept once for orphans written late (see `sweepTips`).
+const quietPolls = 3
 
 /**
  * Pulls blocks from the upstreams into the store (opened with `cutPolicy: 'adopted'`): copies by
@@ -46,6 +49,11 @@ class IngestRunner implements Ingest {
   #announcedCount = 0
   #cutDirty = false
   #needCopy = true
+  // A copy or a sweeping step wrote blocks since the last sweep of every chain's tip.
+  #sweepDue = false
+  // The upstream was quiet with a sweep due: sweep the tips at the next turn of the loop.
+  #quietSweep = false
+  #lastActivityAt = 0
   #wake: (() => void) | undefined
   #stream: UpdateStream | undefined
   #probing = false
@@ -61,6 +69,7 @@ class IngestRunner implements Ingest {
     // A caller that never looks at `done` must not see an unhandled rejection.
     this.done.catch(() => undefined)
     this.#ctx.tally.observe((header) => {
+      this.#lastActivityAt = Date.now()
       if (this.#phase === 'following')
         settings.onEvent?.({ type: 'inserted', chain: header.chainId, height: header.height, hash: encodeHash(header.hash) })
     })
@@ -131,7 +140,7 @@ class IngestRunner implements Ingest {
     if (this.#settings.follow) {
       this.#stream = new UpdateStream(this.#ctx, {
         announce: (announcement) => this.#onAnnounce(announcement),
-        connected: () => this.#onConnected(),
+        connected: (_entry, afterEvents) => this.#onConnected(afterEvents),
       })
       streaming = this.#stream.run()
     }
@@ -142,11 +151,11 @@ class IngestRunner implements Ingest {
           if (this.#needCopy) {
             if (await this.#copy()) return
           } else if (this.#announcedCount > 0 || this.#cutDirty) {
-            const announced = this.#announced
-            this.#announced = new Map()
-            this.#announcedCount = 0
-            this.#cutDirty = false
-            if ((await followStep(this.#ctx, announced)) === 'far') this.#needCopy = true
+            await this.#step()
+          } else if (this.#quietSweep) {
+            this.#quietSweep = false
+            this.#sweepDue = false
+            await sweepTips(this.#ctx)
           } else {
             await new Promise<void>((resolve) => {
               this.#wake = resolve
@@ -157,7 +166,13 @@ class IngestRunner implements Ingest {
           if (signal.aborted || error instanceof IngestStoppedError) return
           if (this.#settings.failFast || error instanceof StoreClosedError || error instanceof CorruptStoreError) throw error
           failures += 1
-          await this.#recover(error, failures)
+          try {
+            await this.#recover(error, failures)
+          } catch (stopped) {
+            // stop() during the backoff is a stop, not a failure.
+            if (stopped instanceof IngestStoppedError) return
+            throw stopped
+          }
         }
       }
     } finally {
@@ -182,10 +197,25 @@ class IngestRunner implements Ingest {
       onProgress: (done, total) => settings.onProgress?.(done, total),
     })
     this.#phase = 'following'
+    this.#sweepDue = true
+    this.#lastActivityAt = Date.now()
     const inserted = tally.total - before
     settings.logger.info({ upstream: this.#ctx.pool.current?.url, inserted, ms: Date.now() - started }, 'copied up to the upstream cut')
     settings.onEvent?.({ type: 'synced', inserted, chains: network.graphs[0]?.graph.size ?? 0 })
     return !settings.follow
+  }
+
+  // One follow step on what was announced; announcements name every block written only when the
+  // cut needed no read of its own (the stream was open throughout and nothing was dropped).
+  async #step(): Promise<void> {
+    const announced = this.#announced
+    const announcedAll = !this.#cutDirty
+    this.#announced = new Map()
+    this.#announcedCount = 0
+    this.#cutDirty = false
+    const result = await followStep(this.#ctx, announced, announcedAll)
+    if (result === 'far') this.#needCopy = true
+    else if (result === 'swept') this.#sweepDue = true
   }
 
   // After a failed round: a copy is due, after a backoff that grows with consecutive failures.
@@ -215,18 +245,22 @@ class IngestRunner implements Ingest {
       want(this.#announced, announcement.chain, announcement)
       this.#announcedCount += 1
     }
+    this.#lastActivityAt = Date.now()
     this.#wake?.()
   }
 
-  // What was announced while the stream was down is unknown: copy again from a little below the store's blocks.
-  #onConnected(): void {
-    if (this.#phase !== 'following') return
-    this.#needCopy = true
+  // What was announced while the stream was down is unknown. After a stream that gave events, copy
+  // again from a little below the store's blocks. After one that gave none, the steps already read
+  // the cut and swept (nothing was relied on that could be missed): the next step does so again. A
+  // copy per connection would cost an upstream whose stream answers and ends at once a copy each time.
+  #onConnected(afterEvents: boolean): void {
+    if (afterEvents && this.#phase === 'following') this.#needCopy = true
+    else this.#cutDirty = true
     this.#wake?.()
   }
 
-  // The poll: reads the cut while the stream is silent or broken, reopens the stream on the
-  // upstream in use, and probes the other upstreams.
+  // The poll: reads the cut while the stream is silent or broken, sweeps the tips once the upstream
+  // is quiet, reopens the stream on the upstream in use, and probes the other upstreams.
   #tick(): void {
     const stream = this.#stream
     const now = Date.now()
@@ -235,6 +269,10 @@ class IngestRunner implements Ingest {
       (stream === undefined || !stream.connected || now - stream.lastByteAt >= this.#settings.pollInterval)
     ) {
       this.#cutDirty = true
+      this.#wake?.()
+    }
+    if (this.#phase === 'following' && this.#sweepDue && now - this.#lastActivityAt >= quietPolls * this.#settings.pollInterval) {
+      this.#quietSweep = true
       this.#wake?.()
     }
     if (stream?.connected && stream.upstream !== this.#ctx.pool.current) stream.reconnect()

@@ -4,7 +4,7 @@ import { MissingAdjacentError, MissingParentError } from '@weft/store'
 import type { IngestContext } from './context.js'
 import { UpstreamHttpError, UpstreamResponseError } from './errors.js'
 import { insertServed, type ServedBlock } from './served-blocks.js'
-import type { FetchedPage } from './upstream-api.js'
+import { cursorRefused, type FetchedPage, followCursor } from './upstream-api.js'
 import type { UpstreamEntry } from './upstream-entry.js'
 
 /** A block ingest wants stored: its hash and height. */
@@ -128,34 +128,42 @@ async function fetchBranch(
   const bounds = { lower: [...new Map(lower.map((head) => [hashMapKey(head.hash), head.hash])).values()] }
   const chunks: Target[][] = []
   for (let at = 0; at < targets.length; at += maxBounds) chunks.push(targets.slice(at, at + maxBounds))
+  // The upstreams that refused a cursor once: a chunk is asked again from its start once per upstream.
+  const restarted = new Set<UpstreamEntry>()
   while (chunks.length > 0) {
     const upper = chunks.shift()!
+    const followed = new Set<string>()
     let next: string | undefined
     do {
       const answer = await ctx.limiter.run(() =>
         ctx.pool.use(
           'branch query',
-          async (api, entry): Promise<{ page: FetchedPage; entry: UpstreamEntry } | 'unknown'> => {
+          async (api, entry): Promise<{ page: FetchedPage; entry: UpstreamEntry } | 'unknown' | 'restart'> => {
             try {
               const query = { minheight, limit: ctx.settings.pageSize, next }
-              return {
-                page: await api.branchPage(chain, { ...bounds, upper: upper.map((target) => target.hash) }, query, ctx.signal),
-                entry,
-              }
+              const page = await api.branchPage(chain, { ...bounds, upper: upper.map((target) => target.hash) }, query, ctx.signal)
+              return { page: { ...page, next: followCursor(followed, page.next, entry.url) }, entry }
             } catch (error) {
-              // An upper bound (or, after a failover, the cursor) the upstream does not know.
-              if (error instanceof UpstreamHttpError && error.status === 404) return 'unknown'
-              throw error
+              if (!(error instanceof UpstreamHttpError) || error.status !== 404) throw error
+              // An upper bound the upstream does not know.
+              if (next === undefined) return 'unknown'
+              // After a failover, a cursor it does not know: once per upstream.
+              if (restarted.has(entry)) throw cursorRefused(entry.url, next, error)
+              restarted.add(entry)
+              return 'restart'
             }
           },
           ctx.signal,
         ),
       )
+      if (answer === 'restart') {
+        chunks.push(upper)
+        break
+      }
       if (answer === 'unknown') {
         // Asked again one by one, so that one unknown bound does not hide the others; an unknown
         // single bound is skipped (another upstream announced it, or it is gone).
-        if (next === undefined && upper.length > 1) for (const target of upper) chunks.push([target])
-        else if (next !== undefined) chunks.push(upper)
+        if (upper.length > 1) for (const target of upper) chunks.push([target])
         break
       }
       for (const block of answer.page.blocks) collected.set(hashMapKey(block.header.hash), { block, from: answer.entry })

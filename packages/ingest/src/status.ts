@@ -40,13 +40,14 @@ export interface ReadinessInput {
  * The lag per chain and readiness. The best upstream's cut is, among the upstreams heard from
  * within `staleAfter` (all of them when none was), the last-read cut with the greatest sum of
  * heights; a chain the node's cut does not hold yet (a graph transition) counts from its best
- * stored block.
+ * stored block. A demoted or refused upstream's cut does not count (a liar's cut would keep the
+ * node unready for good), unless every upstream left is demoted: then the one followed is one.
  */
 export function readiness(input: ReadinessInput): { ready: boolean; lag: Map<number, number> } {
   const fresh = input.upstreams.filter(
     (upstream) => upstream.lastContact !== undefined && input.now - upstream.lastContact <= input.staleAfter,
   )
-  const best = bestCut(fresh.length > 0 ? fresh : input.upstreams)
+  const best = bestCut(trusted(fresh.length > 0 ? fresh : input.upstreams))
   const lag = new Map<number, number>()
   for (const [chain, height] of best ?? []) {
     const own = input.cut.get(chain)?.height ?? input.heads.get(chain)?.height ?? 0
@@ -54,6 +55,13 @@ export function readiness(input: ReadinessInput): { ready: boolean; lag: Map<num
   }
   const ready = fresh.length > 0 && best !== undefined && [...lag.values()].every((heights) => heights <= input.maxLag)
   return { ready, lag }
+}
+
+// The upstreams whose cuts count: neither refused nor demoted, or, when none is, the demoted ones.
+function trusted(upstreams: readonly UpstreamStatus[]): UpstreamStatus[] {
+  const usable = upstreams.filter((upstream) => upstream.state !== 'refused')
+  const healthy = usable.filter((upstream) => upstream.state !== 'demoted')
+  return healthy.length > 0 ? healthy : usable
 }
 
 function bestCut(upstreams: readonly UpstreamStatus[]): ReadonlyMap<number, number> | undefined {

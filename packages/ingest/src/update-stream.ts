@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import { decodeHash } from '@weft/hash-text'
-import { isTransient, pause } from './backoff.js'
+import { backoffDelay, isTransient, pause } from './backoff.js'
 import type { IngestContext } from './context.js'
 import { IngestStoppedError } from './errors.js'
-import { EventStreamParser } from './event-stream.js'
+import { EventStreamParser, type ServerSentEvent } from './event-stream.js'
 import type { UpstreamEntry } from './upstream-entry.js'
 
 /** A block an upstream announced on its header update stream. */
@@ -16,15 +16,28 @@ export interface Announcement {
 /** What the stream tells its owner. */
 export interface UpdateStreamHandlers {
   announce(announcement: Announcement): void
-  /** The stream (re)connected: what was announced while it was down is unknown. */
-  connected(entry: UpstreamEntry): void
+  /**
+   * The stream (re)connected: what was announced while it was down is unknown. `afterEvents`: the
+   * stream before this one gave events, so announcements that were relied on may have been lost.
+   */
+  connected(entry: UpstreamEntry, afterEvents: boolean): void
+}
+
+/** How one opened stream ended: why, how many events it gave, and whether it broke the contract. */
+interface StreamEnd {
+  readonly reason: string
+  readonly events: number
+  readonly bad: boolean
 }
 
 /**
  * The current upstream's header update stream (`{base}/header/updates`), kept open: reconnects
  * when it ends, breaks, stays silent past `streamIdleTimeout` (not even a keep-alive comment), or
  * the pool switched to another upstream. Failures to connect count against the upstream like
- * failed requests (backoff, failover, a warn line).
+ * failed requests (backoff, failover, a warn line). A stream that ends without an event, or with
+ * one past the parser's bound (which also demotes its upstream), is opened again after a backoff
+ * that doubles per such stream in a row: an upstream whose stream answers and ends at once is not
+ * asked again every `retryDelay`.
  */
 export class UpdateStream {
   /** Whether a stream is open now. */
@@ -35,6 +48,10 @@ export class UpdateStream {
   readonly #handlers: UpdateStreamHandlers
   #drop: (() => void) | undefined
   #streaming: UpstreamEntry | undefined
+  // Streams in a row that ended without an event or broke the contract.
+  #fruitless = 0
+  // Whether the last stream that ended gave an event.
+  #gaveEvents = false
 
   constructor(ctx: IngestContext, handlers: UpdateStreamHandlers) {
     this.#ctx = ctx
@@ -65,7 +82,7 @@ export class UpdateStream {
       const local = new AbortController()
       this.#drop = () => local.abort()
       const started = Date.now()
-      let reason: string
+      let end: StreamEnd
       try {
         const res = await this.#ctx.http.stream(entry.api!.headerUpdatesUrl, {
           accept: 'text/event-stream',
@@ -75,8 +92,9 @@ export class UpdateStream {
         this.#streaming = entry
         this.connected = true
         this.lastByteAt = Date.now()
-        this.#handlers.connected(entry)
-        reason = await this.#read(res, entry, local.signal)
+        this.#handlers.connected(entry, this.#gaveEvents)
+        end = await this.#read(res, entry, local.signal)
+        this.#gaveEvents = end.events > 0
       } catch (error) {
         if (signal.aborted) return
         if (local.signal.aborted) continue
@@ -100,36 +118,67 @@ export class UpdateStream {
       }
       if (signal.aborted) return
       if (local.signal.aborted) continue
-      settings.logger.warn(
-        { upstream: entry.url, reason, nextAttempt: new Date(Date.now() + settings.retryDelay).toISOString() },
-        'update stream ended; reconnecting',
-      )
-      await pause(settings.retryDelay, signal).catch(() => undefined)
+      await pause(this.#reconnectDelay(entry, end), signal).catch(() => undefined)
     }
   }
 
-  // Reads events until the stream ends, breaks, idles or is dropped; resolves with why it stopped.
-  #read(res: IncomingMessage, entry: UpstreamEntry, dropped: AbortSignal): Promise<string> {
+  // How long to wait before opening the stream again after `end`, logged: `retryDelay` after a
+  // stream that gave events, else a backoff that grows with such streams in a row.
+  #reconnectDelay(entry: UpstreamEntry, end: StreamEnd): number {
+    const { settings } = this.#ctx
+    this.#fruitless = end.bad || end.events === 0 ? this.#fruitless + 1 : 0
+    const delay =
+      this.#fruitless === 0
+        ? settings.retryDelay
+        : backoffDelay(this.#fruitless, { baseMs: settings.retryDelay, maxMs: settings.maxRetryDelay }, Math.random())
+    settings.logger.warn(
+      {
+        upstream: entry.url,
+        reason: end.reason,
+        events: end.events,
+        attempt: this.#fruitless,
+        delayMs: delay,
+        nextAttempt: new Date(Date.now() + delay).toISOString(),
+      },
+      'update stream ended; reconnecting',
+    )
+    return delay
+  }
+
+  // Reads events until the stream ends, breaks, idles, is dropped or breaks the contract (an event
+  // past the parser's bound demotes the upstream); resolves with how it ended.
+  #read(res: IncomingMessage, entry: UpstreamEntry, dropped: AbortSignal): Promise<StreamEnd> {
     const { pool, settings } = this.#ctx
     const parser = new EventStreamParser()
     return new Promise((resolve) => {
       let done = false
-      const finish = (reason: string): void => {
+      let events = 0
+      const finish = (reason: string, bad = false): void => {
         if (done) return
         done = true
         clearTimeout(idle)
         dropped.removeEventListener('abort', onDrop)
         res.destroy()
-        resolve(reason)
+        resolve({ reason, events, bad })
       }
       const onDrop = (): void => finish('dropped')
       const idle = setTimeout(() => finish(`no byte for ${settings.streamIdleTimeout} ms`), settings.streamIdleTimeout)
       dropped.addEventListener('abort', onDrop, { once: true })
       res.on('data', (chunk: Buffer) => {
+        if (done) return
         idle.refresh()
         this.lastByteAt = Date.now()
         pool.contact(entry)
-        for (const event of parser.push(chunk)) if (event.event === 'BlockHeader') this.#announce(event.data, entry)
+        let parsed: ServerSentEvent[]
+        try {
+          parsed = parser.push(chunk)
+        } catch (error) {
+          pool.demote(entry, error)
+          finish((error as Error).message, true)
+          return
+        }
+        events += parsed.length
+        for (const event of parsed) if (event.event === 'BlockHeader') this.#announce(event.data, entry)
       })
       res.on('end', () => finish('the upstream ended the stream'))
       res.on('error', (error) => finish(`the connection failed: ${error.message}`))

@@ -121,6 +121,27 @@ export class UpstreamApi {
   }
 }
 
+/**
+ * Records `next`, a cursor a page gave, among those one walk through pages followed, and answers
+ * it. A cursor followed before is a bad response: the walk would go round for ever.
+ */
+export function followCursor(followed: Set<string>, next: string | undefined, upstream: string): string | undefined {
+  if (next === undefined) return undefined
+  if (followed.has(next)) {
+    throw new UpstreamResponseError(`Expected each page from ${upstream} to give a cursor not followed before, received ${next} again`)
+  }
+  followed.add(next)
+  return next
+}
+
+/** The bad response of an upstream that refused (404) a cursor again after the walk started over on it. */
+export function cursorRefused(upstream: string, next: string, cause: UpstreamHttpError): UpstreamResponseError {
+  return new UpstreamResponseError(
+    `Expected ${upstream} to serve the cursors of its own pages, received 404 for ${next} after reading from the start again`,
+    { cause },
+  )
+}
+
 function queryText(query: PageQuery): string {
   const parameters = new URLSearchParams()
   if (query.limit !== undefined) parameters.set('limit', String(query.limit))

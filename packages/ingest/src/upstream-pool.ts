@@ -116,10 +116,12 @@ export class UpstreamPool {
     entry.lastFailureAt = now
     entry.failures += 1
     entry.retries += 1
-    // Honoured, up to an hour: an upstream cannot park this node for good.
+    // Honoured, up to an hour: an upstream cannot park this node for good. A floor, not a
+    // replacement: `Retry-After: 0` or a date past (a clock behind) must not ask again at once.
     const retryAfter =
       error instanceof UpstreamHttpError && error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, maxRetryAfterMs) : undefined
-    const delay = retryAfter ?? backoffDelay(entry.failures, this.#options.backoff, this.#options.random())
+    const backoff = backoffDelay(entry.failures, this.#options.backoff, this.#options.random())
+    const delay = Math.max(retryAfter ?? 0, backoff)
     entry.nextAttemptAt = now + delay
     entry.lastError = failureOf(error, now)
     this.#options.logger.warn(

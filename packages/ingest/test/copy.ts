@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createIngest } from '../src/index.js'
 import { serveContract } from './fixtures/contract-server.js'
-import { collectingLogger, quick } from './fixtures/ingests.js'
+import { collectingLogger, quick, stillRunningAfter } from './fixtures/ingests.js'
 import { cutOf, eventually, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
 
 t.test('a page whose cursor the upstream does not know (after a failover) is read again from its window start', async (t) => {
@@ -48,4 +48,50 @@ t.test('an invalid block demotes its upstream and the round is tried again after
   upstream.rewrite = undefined
   t.ok(await eventually(() => JSON.stringify(cutOf(store)) === JSON.stringify(cutOf(source))), 'caught up once the upstream mended')
   t.ok(ingest.status().rejected >= 1)
+})
+
+// A cursor in the query of a GET block page.
+const pageWithCursor = /\/block\?.*next=/
+
+t.test('an upstream that refuses the cursors of its own pages is read from the window start once, then demoted', async (t) => {
+  const source = await filledStore(t, 300, { seed: 'cursor-liar' })
+  const upstream = await serveContract(t, source)
+  upstream.intercept = (req, res) => {
+    if (!pageWithCursor.test(req.url ?? '')) return false
+    res.writeHead(404, { 'content-type': 'application/problem+json' })
+    res.end('{"code":"CURSOR_NOT_FOUND"}')
+    return true
+  }
+  const store = await followerStore(t)
+  const ingest = createIngest({ ...quick, pageSize: 5, store, upstreams: [upstream.url], follow: false, failFast: true })
+  t.teardown(() => ingest.stop())
+  await ingest.start()
+  await t.rejects(Promise.race([ingest.done, stillRunningAfter(10_000)]), {
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /cursors of its own pages/,
+  })
+  t.equal(ingest.status().upstreams[0]?.state, 'demoted')
+  const asked = upstream.requests.filter((request) => pageWithCursor.test(request)).length
+  t.ok(asked <= 2 * 20, `${asked} cursors asked: two per chain at most`)
+})
+
+t.test('a page that gives a cursor the walk already followed is a bad response, not a walk without end', async (t) => {
+  const source = await filledStore(t, 300, { seed: 'cursor-circle' })
+  const upstream = await serveContract(t, source)
+  upstream.intercept = (req, res) => {
+    if (!pageWithCursor.test(req.url ?? '')) return false
+    const next = new URL(req.url ?? '/', 'http://localhost').searchParams.get('next')
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ limit: 0, items: [], next }))
+    return true
+  }
+  const store = await followerStore(t)
+  const ingest = createIngest({ ...quick, pageSize: 5, store, upstreams: [upstream.url], follow: false, failFast: true })
+  t.teardown(() => ingest.stop())
+  await ingest.start()
+  await t.rejects(Promise.race([ingest.done, stillRunningAfter(10_000)]), {
+    code: 'UPSTREAM_BAD_RESPONSE',
+    message: /a cursor not followed before/,
+  })
+  t.equal(ingest.status().upstreams[0]?.state, 'demoted')
 })

@@ -6,7 +6,7 @@ import { adoptLimitedCut, adoptUpstreamCut, readCut } from '../src/cut-adoption.
 import { createIngest } from '../src/index.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { contextOf, quick } from './fixtures/ingests.js'
-import { cutOf, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
+import { blocksOf, cutOf, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
 
 // A recap-development store braided up to height 80: ten chains, and twenty from the transition at 60.
 async function acrossTransition(t: Test): Promise<{ source: ChainStore; blocks: Block[] }> {
@@ -77,6 +77,37 @@ t.test("an upstream's cut that is not one of the network demotes that upstream",
   ])
   await t.rejects(adoptUpstreamCut(ctx, wrong), { code: 'UPSTREAM_BAD_RESPONSE', message: /cut of recap-development/ })
   t.match(ctx.pool.status(), [{ state: 'demoted' }])
+})
+
+t.test('a cut that names its heads at other heights than theirs demotes its upstream, and a limited one is skipped', async (t) => {
+  const source = await filledStore(t, 200, { forkRate: 0, seed: 'cut-heights' })
+  const upstream = await serveContract(t, source, 'spec')
+  const store = await followerStore(t)
+  const ctx = contextOf(t, store, [upstream.url])
+  const cut = await readCut(ctx)
+  await store.insertMany((await blocksOf(source)).filter((block) => block.header.height <= 8))
+  // Heads the store holds, each said to stand 10 heights higher than it does.
+  upstream.intercept = (_req, res, path) => {
+    if (!path.endsWith('/cut')) return false
+    const limit = Math.min(...[...cut.values()].map((head) => head.height), 8)
+    const heads = [...store.heads()].filter(([, head]) => head.height === limit)
+    const hashes = Object.fromEntries(
+      heads.map(([chain, head]) => [chain, { height: head.height + 10, hash: head.hash.toString('base64url') }]),
+    )
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ hashes }))
+    return true
+  }
+  t.notOk(await adoptLimitedCut(ctx, 8), 'a limited cut whose heads are not at the heights named is skipped')
+  t.equal(topOf(store), 0)
+  upstream.intercept = undefined
+  // The upstream's real heads, each said to stand 500 heights higher: ingest would copy for ever to reach them.
+  const lying = new Map([...cut].map(([chain, head]) => [chain, { ...head, height: head.height + 500 }]))
+  await t.rejects(adoptUpstreamCut(ctx, lying), { code: 'UPSTREAM_BAD_RESPONSE', message: /at its height, received height 5\d\d for/ })
+  t.match(ctx.pool.status(), [{ state: 'demoted', lastError: { code: 'UPSTREAM_BAD_RESPONSE' } }])
+  t.equal(topOf(store), 0, 'not adopted')
+  await adoptUpstreamCut(ctx, cut)
+  t.same(cutOf(store), cutOf(source), 'the true cut is adopted')
 })
 
 function topOf(store: ChainStore): number {

@@ -1,9 +1,53 @@
+import type { Block } from '@weft/block'
 import { fill } from '@weft/devnet'
-import t from 'tap'
+import { openStore } from '@weft/store'
+import t, { type Test } from 'tap'
 import { createIngest, type IngestEvent } from '../src/index.js'
-import { serveContract } from './fixtures/contract-server.js'
+import { type ContractServer, serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick } from './fixtures/ingests.js'
-import { cutOf, eventually, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
+import { blocksOf, cutOf, eventually, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
+
+const sameBlocks = async (a: Parameters<typeof storedHashes>[0], b: Parameters<typeof storedHashes>[0]): Promise<boolean> =>
+  JSON.stringify(await storedHashes(a)) === JSON.stringify(await storedHashes(b))
+
+// Answers 404 to the update stream: an upstream (or a proxy in front of it) without one.
+function refuseStream(upstream: ContractServer): void {
+  upstream.intercept = (_req, res, path) => {
+    if (!path.endsWith('/header/updates')) return false
+    res.writeHead(404, { 'content-type': 'text/plain' })
+    res.end('no such thing')
+    return true
+  }
+}
+
+/**
+ * A source holding every block of a forked fill but two: `late`, the highest orphan no block
+ * names, and `last`, a head at the top on another chain. Writing both at once later is an upstream
+ * whose orphan came after the pages and sweeps around it were read, that moved one other chain,
+ * and then stopped producing.
+ */
+async function heldBack(t: Test, seed: string) {
+  const full = await filledStore(t, 200, { forkRate: 0.3, seed })
+  const blocks = await blocksOf(full)
+  const key = (hash: Buffer): string => hash.toString('base64url')
+  const named = new Set<string>()
+  for (const { header } of blocks) {
+    named.add(key(header.parent))
+    for (const [, hash] of header.adjacents) named.add(key(hash))
+  }
+  const heads = full.cut()
+  const isHead = (block: Block): boolean => heads.get(block.header.chainId)!.hash.equals(block.header.hash)
+  const leaves = blocks.filter((block) => !named.has(key(block.header.hash)))
+  const late = leaves.filter((block) => !isHead(block)).at(-1)!
+  // A head alone at its height: without it, its parent is its chain's head.
+  const alone = (block: Block): boolean =>
+    blocks.filter((other) => other.header.chainId === block.header.chainId && other.header.height === block.header.height).length === 1
+  const last = leaves.filter((block) => isHead(block) && block.header.chainId !== late.header.chainId && alone(block)).at(-1)!
+  const source = await openStore({ path: freshFolder(t), network: 'development' })
+  t.teardown(() => source.close())
+  await source.insertMany(blocks.filter((block) => block !== late && block !== last))
+  return { full, source, late, last }
+}
 
 t.test('an empty store copies a spec upstream with forks and stands on its cut', async (t) => {
   const source = await filledStore(t, 1500)
@@ -22,9 +66,7 @@ t.test('an empty store copies a spec upstream with forks and stands on its cut',
   t.equal(ingest.status().phase, 'starting')
   await ingest.start()
   await ingest.start()
-  // When the copy ends before the update stream first connects, the connection starts a second
-  // copy (what was announced before it is unknown), which finds nothing new: wait for a following,
-  // ready ingest whose last copy reported its progress whole.
+  // Wait for a following, ready ingest whose copy reported its progress whole.
   const settled = (): boolean => {
     const [done, total] = progress.at(-1) ?? [0, 0]
     return ingest.status().ready && ingest.status().phase === 'following' && total > 0 && done === total
@@ -93,7 +135,69 @@ t.test('following: new blocks with forks, a chainweb upstream whose orphans are 
   await fill(source, { blocks: 1000, forkRate: 0.1, seed: 'follow-far' })
   t.ok(await eventually(() => JSON.stringify(cutOf(store)) === JSON.stringify(cutOf(source))), 'caught up')
   t.ok(events.filter((event) => event.type === 'synced').length > syncs, 'by another copy')
-  t.same(await storedHashes(store), await storedHashes(source))
+  // An orphan the source wrote after the copy read its chain's page comes with the sweep of the
+  // tips once the source is quiet.
+  t.ok(await eventually(() => sameBlocks(store, source)), 'orphans of the copy too')
+})
+
+for (const { profile, stream } of [
+  { profile: 'chainweb', stream: true },
+  { profile: 'spec', stream: false },
+] as const) {
+  t.test(
+    `an orphan a ${profile} upstream (${stream ? 'with' : 'without'} a stream) writes late below its tips, before it stops, is found once it is quiet`,
+    async (t) => {
+      const { full, source, late, last } = await heldBack(t, `late-${profile}`)
+      t.ok(late.header.height >= full.heads().get(late.header.chainId)!.height - 16, 'the orphan lies within resumeMargin of its tip')
+      const upstream = await serveContract(t, source, profile)
+      if (!stream) refuseStream(upstream)
+      const store = await followerStore(t)
+      const ingest = createIngest({ ...quick, store, upstreams: [upstream.url] })
+      t.teardown(() => ingest.stop())
+      await ingest.start()
+      t.ok(await eventually(() => sameBlocks(store, source)), 'caught up')
+      // One write: the orphan, and a block that moves another chain (whose step sweeps that chain only).
+      await source.insertMany([late, last])
+      t.ok(await eventually(async () => (await store.getRefs([late.header.hash]))[0] !== undefined, 5000), 'the late orphan is stored')
+      t.ok(await eventually(() => sameBlocks(store, full)), 'every block')
+      t.same(cutOf(store), cutOf(full))
+    },
+  )
+}
+
+t.test('a spec upstream followed by cut polls (its stream refused): the orphans among the new blocks are swept', async (t) => {
+  const source = await filledStore(t, 200, { seed: 'polls' })
+  const upstream = await serveContract(t, source, 'spec')
+  refuseStream(upstream)
+  const store = await followerStore(t)
+  // A small margin: the tips' sweep of a quiet upstream reads only the top two heights, the step's
+  // sweep every height that moved.
+  const ingest = createIngest({ ...quick, resumeMargin: 2, store, upstreams: [upstream.url] })
+  t.teardown(() => ingest.stop())
+  await ingest.start()
+  t.ok(await eventually(() => JSON.stringify(cutOf(store)) === JSON.stringify(cutOf(source))), 'caught up')
+  await fill(source, { blocks: 200, forkRate: 0.4, seed: 'polls-more' })
+  t.ok(await eventually(() => sameBlocks(store, source), 5000), 'the new blocks, orphans included')
+})
+
+t.test('stop() while a failed round waits out its backoff stops ingest; it is no failure', async (t) => {
+  const source = await filledStore(t, 50, { seed: 'stop-in-backoff' })
+  const upstream = await serveContract(t, source)
+  upstream.intercept = (_req, res, path) => {
+    if (!path.endsWith('/cut')) return false
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end('{"hashes":7}')
+    return true
+  }
+  const store = await followerStore(t)
+  const { logger, lines } = collectingLogger()
+  const ingest = createIngest({ ...quick, retryDelay: 5000, maxRetryDelay: 10_000, store, upstreams: [upstream.url], logger })
+  await ingest.start()
+  t.ok(await eventually(() => lines.some((line) => line.message.startsWith('ingest round failed'))), 'a round failed')
+  await ingest.stop()
+  await t.resolves(ingest.done)
+  t.equal(ingest.status().phase, 'stopped')
+  t.notOk(lines.some((line) => line.message === 'ingest stopped by a failure'))
 })
 
 t.test('follow: false copies once and ends; an upstream of another network stops the start', async (t) => {

@@ -1,22 +1,9 @@
-import { type Block, blockFromJsonText } from '@weft/block'
-import type { ChainStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { readCut } from '../src/cut-adoption.js'
 import { insertWithAncestry, reach, type Wanted, want } from '../src/reach.js'
 import { serveContract } from './fixtures/contract-server.js'
-import { contextOf } from './fixtures/ingests.js'
-import { filledStore, followerStore } from './fixtures/stores.js'
-
-// Every block of `source`, parent first (by height, then chain).
-async function blocksOf(source: ChainStore): Promise<Block[]> {
-  const blocks: Block[] = []
-  for (const chain of source.heads().keys()) {
-    const items = []
-    for await (const item of source.range({ chain })) items.push(item)
-    for (const json of await source.readRangeBlocks(items)) blocks.push(blockFromJsonText(json))
-  }
-  return blocks.sort((a, b) => a.header.height - b.header.height || a.header.chainId - b.header.chainId)
-}
+import { contextOf, stillRunningAfter } from './fixtures/ingests.js'
+import { blocksOf, filledStore, followerStore } from './fixtures/stores.js'
 
 t.test('reach fetches the ancestry of its targets and of the neighbours they name, and skips what the upstream lacks', async (t) => {
   const source = await filledStore(t, 600, { forkRate: 0.3, seed: 'reach' })
@@ -107,3 +94,29 @@ t.test('an upstream that serves a block but not its parent fails the round after
   want(wanted, 0, head)
   await t.rejects(reach(ctx, wanted), { code: 'UPSTREAM_BAD_RESPONSE', message: /still missing after 12 rounds/ })
 })
+
+t.test(
+  'an upstream that refuses the cursors of its own branch pages is asked again once, then fails the query as a bad response',
+  async (t) => {
+    const source = await filledStore(t, 300, { forkRate: 0, seed: 'branch-cursor' })
+    const upstream = await serveContract(t, source)
+    const store = await followerStore(t)
+    const ctx = contextOf(t, store, [upstream.url], { pageSize: 5 })
+    const cut = await readCut(ctx)
+    const cursorQuery = (request: string): boolean => request.startsWith('POST') && request.includes('next=')
+    upstream.intercept = (req, res) => {
+      if (!cursorQuery(`${req.method} ${req.url}`)) return false
+      res.writeHead(404, { 'content-type': 'application/problem+json' })
+      res.end('{"code":"CURSOR_NOT_FOUND"}')
+      return true
+    }
+    const wanted: Wanted = new Map()
+    want(wanted, 0, cut.get(0)!)
+    await t.rejects(Promise.race([reach(ctx, wanted), stillRunningAfter(10_000)]), {
+      code: 'UPSTREAM_BAD_RESPONSE',
+      message: /cursors of its own pages/,
+    })
+    t.match(ctx.pool.status(), [{ state: 'demoted' }])
+    t.equal(upstream.requests.filter(cursorQuery).length, 2, 'the cursor asked twice: once more after starting over')
+  },
+)

@@ -6,9 +6,13 @@ import type { UpstreamStatus } from '../src/upstream-entry.js'
 const network = getNetwork('mainnet01')
 const genesis = new Map(genesisBlocks(network).map((block) => [block.header.chainId, block.header]))
 const at = (header: Header, height: number): Header => ({ ...header, height })
-const upstream = (cut: Record<number, number> | undefined, lastContact: number | undefined): UpstreamStatus => ({
+const upstream = (
+  cut: Record<number, number> | undefined,
+  lastContact: number | undefined,
+  state: UpstreamStatus['state'] = 'active',
+): UpstreamStatus => ({
   url: 'http://u',
-  state: 'active',
+  state,
   network: 'mainnet01',
   profile: 'chainweb',
   lastContact,
@@ -67,5 +71,44 @@ t.test('ready within the lag of the best fresh upstream cut on every chain, with
       [12, 0],
     ]),
     'with no fresh upstream the lag is still told; a chain outside the cut counts from its best block',
+  )
+})
+
+t.test('a demoted or refused upstream is left out of the best cut, unless every upstream left is demoted', async (t) => {
+  const cut = new Map([
+    [0, at(genesis.get(0)!, 10)],
+    [1, at(genesis.get(1)!, 12)],
+  ])
+  const base = { cut, heads: new Map(genesis), maxLag: 3, staleAfter: 1000, now: 10_000 }
+  const followed = upstream({ 0: 10, 1: 12 }, 9_900)
+  // A liar: heights far ahead, heard from just now.
+  for (const state of ['demoted', 'refused'] as const) {
+    t.same(
+      readiness({ ...base, upstreams: [followed, upstream({ 0: 60, 1: 60 }, 9_950, state)] }),
+      {
+        ready: true,
+        lag: new Map([
+          [0, 0],
+          [1, 0],
+        ]),
+      },
+      `a ${state} upstream's cut does not count`,
+    )
+  }
+  t.same(
+    readiness({ ...base, upstreams: [upstream({ 0: 11, 1: 12 }, 9_900, 'demoted')] }),
+    {
+      ready: true,
+      lag: new Map([
+        [0, 1],
+        [1, 0],
+      ]),
+    },
+    'a demoted upstream followed for want of another counts',
+  )
+  t.same(
+    readiness({ ...base, upstreams: [upstream({ 0: 10, 1: 12 }, 9_900, 'refused')] }),
+    { ready: false, lag: new Map() },
+    'a refused one never',
   )
 })

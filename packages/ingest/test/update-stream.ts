@@ -3,7 +3,7 @@ import t, { type Test } from 'tap'
 import { createIngest, type IngestOptions } from '../src/index.js'
 import { type ContractServer, serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick } from './fixtures/ingests.js'
-import { cutOf, eventually, filledStore, followerStore } from './fixtures/stores.js'
+import { cutOf, eventually, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
 
 // A follower of `upstream` (over `source`), started and caught up; its log kept.
 async function follower(t: Test, upstream: ContractServer, source: Parameters<typeof cutOf>[0], options: Partial<IngestOptions> = {}) {
@@ -58,17 +58,85 @@ t.test('a stream that goes silent, or says nothing a block, is opened again; the
   )
 })
 
-t.test('when the stream ends or its upstream restarts, the follower reconnects and copies again', async (t) => {
-  const source = await filledStore(t, 100, { seed: 'restart' })
-  let upstream = await serveContract(t, source)
-  const { store, ingest } = await follower(t, upstream, source)
-  const { port } = upstream
-  await upstream.close()
-  await fill(source, { blocks: 60, forkRate: 0.3, seed: 'restart-more' })
-  upstream = await serveContract(t, source, 'spec', port)
-  t.ok(await eventually(() => same(store, source)), 'caught up after the restart')
-  t.ok(ingest.status().retries > 0, 'with retries')
-  t.ok(await eventually(() => ingest.status().phase === 'following'), 'following again after the copy')
+t.test(
+  'when the upstream restarts, the follower reconnects and catches up, orphans included; a copy only if the stream gave events',
+  async (t) => {
+    const source = await filledStore(t, 100, { seed: 'restart' })
+    let upstream = await serveContract(t, source)
+    const { store, ingest, lines } = await follower(t, upstream, source)
+    const copies = (): number => lines.filter((line) => line.message === 'copied up to the upstream cut').length
+    const sameBlocks = async (): Promise<boolean> =>
+      JSON.stringify(await storedHashes(store)) === JSON.stringify(await storedHashes(source))
+    const restart = async (seed: string): Promise<void> => {
+      const { port } = upstream
+      await upstream.close()
+      await fill(source, { blocks: 60, forkRate: 0.3, seed })
+      upstream = await serveContract(t, source, 'spec', port)
+    }
+    // Nothing was announced before the restart: the steps after the reconnection read the cut and sweep.
+    const before = copies()
+    await restart('restart-quiet')
+    t.ok(await eventually(() => same(store, source)), 'caught up after the restart')
+    t.ok(await eventually(sameBlocks), 'orphans too')
+    // Time for a copy the reconnection would have started to end.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    t.equal(copies(), before, 'no copy: the stream before gave no event')
+    t.ok(ingest.status().retries > 0, 'with retries')
+    // Blocks announced, then a restart: what the stream would have announced meanwhile is copied.
+    await fill(source, { blocks: 20, seed: 'restart-announced' })
+    t.ok(await eventually(() => same(store, source)), 'followed the announced blocks')
+    await restart('restart-busy')
+    t.ok(await eventually(() => same(store, source) && copies() > before), 'caught up by a copy')
+    t.ok(await eventually(sameBlocks), 'orphans too')
+    t.equal(ingest.status().phase, 'following')
+  },
+)
+
+t.test('a stream that answers and ends at once is opened again after a growing backoff, and starts no copy', async (t) => {
+  const source = await filledStore(t, 100, { seed: 'ends' })
+  const upstream = await serveContract(t, source)
+  let opened = 0
+  upstream.intercept = (_req, res, path) => {
+    if (!path.endsWith('/header/updates')) return false
+    opened += 1
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.end()
+    return true
+  }
+  const { store, lines } = await follower(t, upstream, source, { retryDelay: 20, maxRetryDelay: 400 })
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  t.ok(opened < 20, `${opened} streams opened in 1.5 s or so`)
+  const ended = lines.filter((line) => line.message === 'update stream ended; reconnecting').slice(0, 4)
+  t.same(
+    ended.map((line) => line.fields.attempt),
+    [1, 2, 3, 4],
+    'each empty stream in a row counts',
+  )
+  // Between half and all of 20, 40, 80, 160 ms.
+  for (const [index, line] of ended.entries()) t.ok((line.fields.delayMs as number) >= 10 * 2 ** index, `delay ${line.fields.delayMs} ms`)
+  t.equal(lines.filter((line) => line.message === 'copied up to the upstream cut').length, 1, 'one copy: the first')
+  await fill(source, { blocks: 40, forkRate: 0.3, seed: 'ends-more' })
+  t.ok(await eventually(() => same(store, source)), 'followed by polls')
+})
+
+t.test('a stream line past the bound ends the stream as a bad response and demotes its upstream', async (t) => {
+  const source = await filledStore(t, 50, { seed: 'endless-line' })
+  const upstream = await serveContract(t, source)
+  upstream.intercept = (_req, res, path) => {
+    if (!path.endsWith('/header/updates')) return false
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.write('data:')
+    // 2 MiB without a line end, then silence: the stream stays open.
+    for (let i = 0; i < 32; i++) res.write('x'.repeat(64 * 1024))
+    return true
+  }
+  const { ingest, lines } = await follower(t, upstream, source)
+  t.ok(await eventually(() => ingest.status().upstreams[0]?.state === 'demoted'), 'demoted')
+  t.match(
+    lines.find((line) => line.message === 'update stream ended; reconnecting'),
+    { fields: { reason: /at most 1048576 characters/, attempt: 1 } },
+  )
+  t.match(ingest.status().upstreams[0], { lastError: { code: 'UPSTREAM_BAD_RESPONSE' } })
 })
 
 t.test('a store that fails ends ingest', async (t) => {

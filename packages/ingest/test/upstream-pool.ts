@@ -165,3 +165,48 @@ t.test('probes read the other upstreams cuts; one ahead by more than the lag tak
   await judged.pool.probe(signal)
   t.match(judged.pool.status()[1], { state: 'demoted' }, 'a probe answered out of contract demotes')
 })
+
+t.test('Retry-After sets a floor under the backoff: 0, or a date already past, is not asked again at once', async (t) => {
+  const store = await followerStore(t)
+  for (const retryAfter of ['0', new Date(Date.now() - 5000).toUTCString()]) {
+    const busy = await serveContract(t, store)
+    let asked = 0
+    busy.intercept = (_req, res, path) => {
+      if (path === '/info') return false
+      asked += 1
+      res.writeHead(503, { 'retry-after': retryAfter, 'content-type': 'text/plain' })
+      res.end('busy')
+      return true
+    }
+    const { pool: upstreams, lines, signal } = pool(t, [busy.url], { attempts: 3, backoff: { baseMs: 100, maxMs: 1000 } })
+    const started = Date.now()
+    await t.rejects(
+      upstreams.use('cut', (api) => api.cut(undefined, signal), signal),
+      { code: 'UPSTREAM_HTTP_ERROR' },
+    )
+    t.equal(asked, 3, `Retry-After: ${retryAfter}`)
+    // random 0.5: 75 ms after the first failure, 150 after the second.
+    t.ok(Date.now() - started >= 225, 'it waited out the backoff between tries')
+    t.same(
+      lines.filter((line) => line.level === 'warn').map((line) => line.fields.delayMs),
+      [75, 150, 300],
+    )
+  }
+})
+
+t.test('a Retry-After longer than the backoff is honoured', async (t) => {
+  const store = await followerStore(t)
+  const busy = await serveContract(t, store)
+  busy.intercept = (_req, res, path) => {
+    if (path === '/info') return false
+    res.writeHead(429, { 'retry-after': '2', 'content-type': 'text/plain' })
+    res.end('slow down')
+    return true
+  }
+  const { pool: upstreams, lines, signal } = pool(t, [busy.url], { attempts: 1 })
+  await t.rejects(
+    upstreams.use('cut', (api) => api.cut(undefined, signal), signal),
+    { code: 'UPSTREAM_HTTP_ERROR', message: /received 429/ },
+  )
+  t.match(lines.at(-1), { level: 'warn', message: /Retry-After/, fields: { delayMs: 2000 } })
+})
