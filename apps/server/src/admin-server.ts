@@ -13,6 +13,15 @@ export interface AdminServer {
 // The height of the cut, for the snapshot's file name.
 const cutHeight = (store: ChainStore): number => [...store.cut().values()].reduce((sum, head) => sum + head.height, 0)
 
+// The path of a request target; undefined for one that is no URL.
+function pathOf(target: string): string | undefined {
+  try {
+    return new URL(target, 'http://admin').pathname
+  } catch {
+    return undefined
+  }
+}
+
 function answer(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain;charset=utf-8' }).end(`${text}\n`)
 }
@@ -25,7 +34,13 @@ function answer(res: ServerResponse, status: number, text: string): void {
  */
 export async function startAdminServer(store: ChainStore, host: string, port: number, log: Logger): Promise<AdminServer> {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const path = new URL(req.url ?? '/', 'http://admin').pathname
+    // A target node's parser took but that is no URL (`//[/x`, `http://[/x`) throws here: it is the
+    // client's mistake, and a throw in this handler would end the process.
+    const path = pathOf(req.url ?? '/')
+    if (path === undefined) {
+      answer(res, 400, `Expected a request target that is a URL path, received ${JSON.stringify((req.url ?? '').slice(0, 100))}`)
+      return
+    }
     if (path !== '/snapshot') {
       answer(res, 404, `No resource at ${path}; the admin listener serves GET /snapshot`)
       return

@@ -7,10 +7,12 @@ import { registerChainRoutes } from './chain-routes.js'
 import { commonHeaders } from './common-headers.js'
 import { errorMapping } from './error-mapping.js'
 import { MethodNotAllowedError, RouteNotFoundError } from './errors.js'
+import { negotiate } from './negotiation.js'
 import type { NodeContext } from './node-context.js'
 import { registerNodeRoutes } from './node-routes.js'
 import { openApiDocument } from './openapi.js'
 import { type OperatorParts, registerOperatorRoutes } from './operator-routes.js'
+import { chainParam } from './path-params.js'
 import { registerPayloadRoutes } from './payload-routes.js'
 import { basePath } from './profiles.js'
 import { registerReadyRoute } from './ready-route.js'
@@ -22,12 +24,15 @@ const methodOrder = ['GET', 'HEAD', 'POST', 'OPTIONS']
 
 // Answers what no route answered: OPTIONS (CORS preflight included), 405 and 404, from the
 // layers the router matched by path alone (it leaves them on ctx.matched). It runs after the
-// router, not before it, so that a request that has a route is matched once, not twice.
-function routeFallback(): Middleware {
+// router, not before it, so that a request that has a route is matched once, not twice. A chain id
+// the network lacks names nothing, whatever the method: 404, as a GET of it answers.
+function routeFallback(node: NodeContext, base: string): Middleware {
+  const chainPrefix = `${base}/chain/`
   return (ctx) => {
     const matched = (ctx as { matched?: Array<{ methods: string[] }> }).matched ?? []
     const methods = new Set(matched.flatMap((layer) => layer.methods))
     if (methods.size === 0) throw new RouteNotFoundError(ctx.path)
+    if (ctx.path.startsWith(chainPrefix)) chainParam(node, ctx.path, ctx.path.slice(chainPrefix.length).split('/')[0])
     const allowed = methodOrder.filter((method) => methods.has(method) || method === 'OPTIONS')
     if (ctx.method !== 'OPTIONS') throw new MethodNotAllowedError(ctx.method, allowed)
     writeEmpty(ctx, 204)
@@ -49,7 +54,10 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   registerUpdateRoutes(router, node, base)
   registerReadyRoute(router, node)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(node.rules, node.network.name, node.nodeVersion)))
-  router.get('/openapi.json', (ctx) => writeJson(ctx, openApi))
+  router.get('/openapi.json', (ctx) => {
+    negotiate(ctx.get('accept') || undefined)
+    writeJson(ctx, openApi)
+  })
   if (operator !== undefined) registerOperatorRoutes(router, node, operator)
   if (operator !== undefined) app.use(operator.metrics.middleware())
   app.use(node.requests.middleware())
@@ -58,7 +66,7 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   app.use(errorMapping(node.rules.errors, logger))
   for (const middleware of admission(node, base)) app.use(middleware)
   app.use(router.routes())
-  app.use(routeFallback())
+  app.use(routeFallback(node, base))
   // Errors are all answered by errorMapping; Koa's own handler would only print them again.
   app.silent = true
   return app

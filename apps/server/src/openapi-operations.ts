@@ -257,7 +257,7 @@ export const operations: readonly OperationSpec[] = [
       description: 'this document',
       representations: [{ mediaType: json, schema: 'OpenApiDocument' }],
     },
-    codes: [],
+    codes: ['NOT_ACCEPTABLE'],
   },
   {
     path: '/metrics',

@@ -107,8 +107,10 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
       ...(first?.parameters === undefined ? {} : { parameters: first.parameters }),
       responses: {
         204: { description: 'No Content: `allow` and `access-control-allow-methods` list the methods of the path' },
-        // A preflight is answered on every known path: never 405.
-        ...Object.fromEntries(Object.entries(errorResponses(rules, [])).filter(([status]) => status !== '405')),
+        // A preflight is answered on every known path: never 405. A chain the network lacks is 404.
+        ...Object.fromEntries(
+          Object.entries(errorResponses(rules, path.includes('{chain}') ? ['NOT_FOUND'] : [])).filter(([status]) => status !== '405'),
+        ),
       },
     }
     paths[path] = item

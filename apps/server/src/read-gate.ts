@@ -12,7 +12,7 @@ const stateMs = 100
  * slots it kept about four fifths (see the bench). Caught up, or with no upstream answering,
  * requests run unbounded. The event streams are never held: they last for hours.
  */
-export function readGate(ingest: Ingest, slots: number, streamPaths: ReadonlySet<string>): Middleware {
+export function readGate(ingest: Ingest, slots: number, isStreamPath: (path: string) => boolean): Middleware {
   let running = 0
   const waiting: Array<() => void> = []
   let checkedAt = Number.NEGATIVE_INFINITY
@@ -26,7 +26,7 @@ export function readGate(ingest: Ingest, slots: number, streamPaths: ReadonlySet
     return wasBehind
   }
   return async (ctx, next) => {
-    if (streamPaths.has(ctx.path) || !behind()) return next()
+    if (isStreamPath(ctx.path) || !behind()) return next()
     if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve))
     else running += 1
     try {

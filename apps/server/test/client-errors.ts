@@ -63,6 +63,13 @@ for (const profile of ['spec', 'chainweb'] as const) {
       ['a request line that is no HTTP', 'HELLO THERE\r\n\r\n', 400, 'MALFORMED_REQUEST'],
       ['a header without a colon', 'GET /info HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n', 400, 'MALFORMED_REQUEST'],
       ['an HTTP/1.1 request without Host', 'GET /info HTTP/1.1\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+      ['a request target that is no URL', 'GET http://[/info HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+      [
+        'a stream request whose target is no URL',
+        `GET http://[${base}/header/updates HTTP/1.1\r\nHost: x\r\n\r\n`,
+        400,
+        'MALFORMED_REQUEST',
+      ],
       ['headers over 16 KiB', `GET /info HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(17 * 1024)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
       [
         'a bad chunk size',

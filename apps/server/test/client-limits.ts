@@ -67,6 +67,7 @@ t.test('event streams have their own limit per client, answered 429 with a longe
   t.equal(refused.status, 429)
   t.equal(refused.headers['retry-after'], String(RETRY_AFTER.streams))
   t.match(JSON.parse(refused.body.toString()), { code: 'TOO_MANY_STREAMS' })
+  t.equal((await send(`${server.url}${base}/block/updates/`)).status, 429, 'a trailing slash names the same stream, counted alike')
   t.equal((await send(`${server.url}/info`)).status, 200, 'open streams do not count as running requests')
   t.equal(
     (await send(`${server.url}${base}/header/updates`, { method: 'HEAD' })).status,

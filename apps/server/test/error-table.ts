@@ -60,6 +60,10 @@ t.test('spec profile: every row of the profile table', async (t) => {
   problemOf(t, await send(`${base}/chain/0/block?minheight=1.5`), 400, 'INVALID_QUERY')
   problemOf(t, await postRaw(`${base}/chain/0/block/branch`, { upper: 'x' }), 400, 'INVALID_BODY')
   problemOf(t, await send(`${base}/chain/20/block`), 404, 'NOT_FOUND')
+  // A chain the network lacks names nothing, whatever the method: not 405, as a known path would get.
+  problemOf(t, await send(`${base}/chain/20/hash`, { method: 'PUT' }), 404, 'NOT_FOUND')
+  problemOf(t, await send(`${base}/chain/x/block/branch`, { method: 'DELETE' }), 404, 'NOT_FOUND')
+  problemOf(t, await send(`${base}/chain/0/hash`, { method: 'PUT' }), 405, 'METHOD_NOT_ALLOWED')
   problemOf(t, await send(`${server.url}/nowhere`), 404, 'NOT_FOUND')
   const info = await sendJson<NodeInfo>(`${server.url}/info`)
   t.equal(info.json.nodeBlockDelay, 30, 'nodeBlockDelay in seconds')

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import t from 'tap'
 import { codesOf } from '../src/openapi-errors.js'
 import { profiles } from '../src/profiles.js'
-import { sendJson, startNode } from './fixtures/node.js'
+import { send, sendJson, startNode } from './fixtures/node.js'
 import { checkAgainstDocument } from './fixtures/openapi-check.js'
 
 // The shape the test reads of an OpenAPI document.
@@ -27,6 +27,9 @@ t.test('the OpenAPI document is 3.1 and built from the shared schemas', async (t
   t.ok(doc.json.components.schemas.ChainwebBlockPage)
   const refs = JSON.stringify(doc.json).match(/#\/components\/schemas\/\w+/g) ?? []
   for (const ref of new Set(refs)) t.ok(doc.json.components.schemas[ref.split('/').pop()!], `${ref} resolves`)
+  // A JSON endpoint like the others: an Accept it cannot serve is 406.
+  t.equal((await send(`${server.url}/openapi.json`, { headers: { accept: 'text/html' } })).status, 406)
+  t.equal((await send(`${server.url}/openapi.json`, { headers: { accept: 'application/*' } })).status, 200)
 })
 
 for (const profile of ['spec', 'chainweb'] as const) {
