@@ -308,7 +308,14 @@ t.test('a snapshot stream destroyed half way releases its view; a view closes on
   await store.insertMany(mineBraid(development, genesisTips(), 40, { payload: makePayload('destroyed', 4) }).blocks)
   const view = store.snapshot()
   let closes = 0
-  const observed: StoreSnapshot = { ...view, blocks: () => view.blocks(), close: () => (closes++, view.close()) }
+  const observed: StoreSnapshot = {
+    ...view,
+    blocks: () => view.blocks(),
+    close: () => {
+      closes++
+      return view.close()
+    },
+  }
   const stream = snapshotFileStream(observed)
   for await (const _ of stream) break
   t.ok(stream.destroyed)
