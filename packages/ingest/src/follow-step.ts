@@ -43,7 +43,9 @@ export async function followStep(ctx: IngestContext, announced: Wanted, announce
  * read, when no later step would sweep their chain (the upstream stopped producing).
  */
 export async function sweepTips(ctx: IngestContext): Promise<void> {
-  await sweep(ctx, new Map([...ctx.store.heads()].map(([chain, head]) => [chain, head.height])))
+  const tips = new Map([...ctx.store.heads()].map(([chain, head]) => [chain, head.height]))
+  // No higher than the tips: blocks above them are the steps' and the copies' to fetch, by windows.
+  await sweep(ctx, tips, tips)
 }
 
 // Whether a wanted block lies more than a copy's margin above the store's best block of its chain.
@@ -57,8 +59,9 @@ function tooFar(ctx: IngestContext, wanted: Wanted): boolean {
   return false
 }
 
-// Reads each chain from a margin below its lowest new block up, and stores the blocks it lacks there.
-async function sweep(ctx: IngestContext, lows: ReadonlyMap<number, number>): Promise<void> {
+// Reads each chain from a margin below its lowest new block up (to `highs`' height when given), and
+// stores the blocks it lacks there.
+async function sweep(ctx: IngestContext, lows: ReadonlyMap<number, number>, highs?: ReadonlyMap<number, number>): Promise<void> {
   const found: ServedBlock[] = []
   await Promise.all(
     [...lows].map(async ([chain, low]) => {
@@ -69,7 +72,12 @@ async function sweep(ctx: IngestContext, lows: ReadonlyMap<number, number>): Pro
           ctx.pool.use(
             'orphan sweep',
             async (api, from) => {
-              const query = { minheight: Math.max(0, low - Math.max(1, ctx.settings.resumeMargin)), limit: ctx.settings.pageSize, next }
+              const query = {
+                minheight: Math.max(0, low - Math.max(1, ctx.settings.resumeMargin)),
+                maxheight: highs?.get(chain),
+                limit: ctx.settings.pageSize,
+                next,
+              }
               const answer = await api.blockPage(chain, query, ctx.signal)
               return { page: { ...answer, next: followCursor(followed, answer.next, from.url) }, entry: from }
             },
