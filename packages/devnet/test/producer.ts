@@ -1,5 +1,6 @@
 import { type ChainStore, openStore } from '@weft/store'
 import t, { type Test } from 'tap'
+import { fill } from '../src/fill.js'
 import { createProducer } from '../src/producer.js'
 import { checkBraid } from './fixtures/braid-check.js'
 import { freshFolder } from './fixtures/fresh-folder.js'
@@ -99,6 +100,29 @@ t.test('stopping a producer that never started, or twice, is harmless; a stopped
   await sleep(100)
   await producer.stop()
   t.ok([...store.cut().values()].every((head) => head.height === 0))
+})
+
+t.test('a stop asked during a reorg stops the producer then, with no block after the reorg and no wait for the next', async (t) => {
+  const store = await open(t)
+  await fill(store, { blocks: 60, seed: 'stop-in-reorg' })
+  // Ten minutes between blocks: a stop that waited for the next block would take that long.
+  const producer = createProducer(store, { blockDelay: 600, seed: 'stop-in-reorg' })
+  producer.start()
+  let stopped: Promise<void> | undefined
+  store.subscribe((event) => {
+    if (event.type === 'inserted' && stopped === undefined) stopped = producer.stop()
+  })
+  await producer.reorg({ chains: [5], depth: 1 })
+  t.ok(stopped, 'the stop was asked while the reorg wrote its blocks')
+  const inTime = await Promise.race([stopped!.then(() => true), sleep(10_000).then(() => false)])
+  t.ok(inTime, 'stop() resolved within 10 s, not a block delay later')
+  const heights = [...store.cut().values()].map((head) => head.height)
+  await sleep(200)
+  t.same(
+    [...store.cut().values()].map((head) => head.height),
+    heights,
+    'no block came after',
+  )
 })
 
 t.test('a failure halts the producer and goes to onError', async (t) => {
