@@ -1,7 +1,7 @@
 import { hashMapKey } from '@weft/hash-text'
 import { TooManyBoundsError, UnknownBoundError } from './errors.js'
-import type { HeaderRef, HeaderSource } from './header-source.js'
-import { checkParent, lookup } from './header-source.js'
+import type { AncestorSource, HeaderRef, HeaderSource } from './header-source.js'
+import { checkAncestor, checkParent, isAncestorSource, lookup } from './header-source.js'
 
 /** The most distinct upper (and, separately, lower) bounds a branch query may name by default. */
 export const MAX_BRANCH_BOUNDS = 32
@@ -57,12 +57,23 @@ export async function* branch(source: HeaderSource, options: BranchOptions): Asy
     if (start === undefined || start.chainId !== chain || start.height < minheight || start.height > maxheight) return
   }
   const emitBelow = Math.min(maxheight, start?.height ?? Number.POSITIVE_INFINITY)
+  const jumper = isAncestorSource(source) ? source : undefined
+  // Upper lines yield nothing above emitBelow, so they start there (unless all are below the start
+  // block or minheight: then the walk ends at once and a call would be wasted).
+  if (jumper !== undefined && highest(upper) >= (start?.height ?? minheight)) await jumpAbove(jumper, upper, emitBelow)
+  // The height lower lines were last brought down to: a line that has no block there is not asked again.
+  let loweredTo = Number.NaN
 
   while (upper.size > 0) {
     const upperTop = highest(upper)
     if (upperTop < minheight) return
     // Once the walk is below the start block without having met it, the start is not on the branch.
     if (start !== undefined && upperTop < start.height) return
+    // Above every upper line a lower line covers nothing but through its ancestors: it can start lower.
+    if (jumper !== undefined && upperTop !== loweredTo && lower.size > 0 && highest(lower) > upperTop) {
+      await jumpAbove(jumper, lower, upperTop)
+      loweredTo = upperTop
+    }
     // Lower lines above every upper line are walked down first: they may still cover the upper ones.
     const height = lower.size === 0 ? upperTop : Math.max(upperTop, highest(lower))
     const upperHere = takeAt(upper, height)
@@ -94,6 +105,20 @@ export async function* branch(source: HeaderSource, options: BranchOptions): Asy
 }
 
 const none: readonly HeaderRef[] = []
+
+// Moves each block of `frontier` above `height` to its ancestor there, in one `ancestorAt` call
+// instead of one round trip per height. A block whose line has no block there (a source whose lines
+// skip heights) stays, and the walk steps it down as before.
+async function jumpAbove(source: AncestorSource, frontier: Map<string, HeaderRef>, height: number): Promise<void> {
+  const above = [...frontier].filter(([, ref]) => ref.height > height)
+  const found = await Promise.all(above.map(([, ref]) => source.ancestorAt(ref.hash, height)))
+  for (const [index, [key]] of above.entries()) {
+    const ancestor = checkAncestor(found[index], height)
+    if (ancestor === undefined) continue
+    frontier.delete(key)
+    frontier.set(hashMapKey(ancestor.hash), ancestor)
+  }
+}
 
 function distinct(hashes: readonly Uint8Array[]): Uint8Array[] {
   const seen = new Map<string, Uint8Array>()

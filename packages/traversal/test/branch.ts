@@ -4,7 +4,7 @@ import t from 'tap'
 import type { BranchOptions, HeaderRef, HeaderSource } from '../src/index.js'
 import { branch, MAX_BRANCH_BOUNDS } from '../src/index.js'
 import type { BlockTree } from './fixtures/block-tree.js'
-import { ancestorsOrSelf, buildTree, CountingSource, hashOf, key, treeArbitrary } from './fixtures/block-tree.js'
+import { ancestorsOrSelf, buildTree, CountingSource, hashOf, JumpingSource, key, treeArbitrary } from './fixtures/block-tree.js'
 
 async function collect(source: HeaderSource, options: BranchOptions): Promise<HeaderRef[]> {
   const result: HeaderRef[] = []
@@ -188,6 +188,73 @@ t.test('the cost of a branch near the head does not grow with the chain length',
   }
   t.equal(counts[0], counts[1])
   t.ok((counts[0] as number) <= 2 + 3 + 5, `lookups ${counts[0]}: two bounds, three fork blocks, five main blocks`)
+})
+
+t.test('with ancestorAt, bounds far above the heights walked cost the same on a 1,000 as a 5,000 block line', async (t) => {
+  const costs: number[][] = []
+  for (const length of [1000, 5000]) {
+    const { main, fork } = longChainWithFork(length)
+    const source = new JumpingSource([...main, ...fork])
+    const tip = (main.at(-1) as HeaderRef).hash
+    const at = (height: number): Buffer => (main[height] as HeaderRef).hash
+    const queries: Array<[BranchOptions, number[]]> = [
+      [{ chain: 0, upper: [tip], lower: [], maxheight: 10, minheight: 8 }, [10, 9, 8]],
+      [{ chain: 0, upper: [tip], lower: [], maxheight: 10, start: at(2) }, [2, 1, 0]],
+      [{ chain: 0, upper: [tip, (fork.at(-1) as HeaderRef).hash], lower: [at(5)], maxheight: 7 }, [7, 6]],
+      [{ chain: 0, upper: [at(3)], lower: [tip] }, []],
+      [{ chain: 0, upper: [at(4)], lower: [at(2), (fork.at(-1) as HeaderRef).hash] }, []],
+      // The fork's line ends at the fork point; the lower line then comes down to block 3 at once.
+      [{ chain: 0, upper: [(fork.at(-1) as HeaderRef).hash, at(3)], lower: [tip] }, [length - 2, length - 3, length - 4]],
+    ]
+    const cost: number[] = []
+    for (const [query, heights] of queries) {
+      source.reset()
+      t.same(
+        (await collect(source, query)).map((ref) => ref.height),
+        heights,
+        `${JSON.stringify({ ...query, upper: query.upper.length, lower: query.lower.length })} (length ${length})`,
+      )
+      cost.push(source.lookups + source.jumps)
+    }
+    costs.push(cost)
+  }
+  t.same(costs[0], costs[1], 'the same lookups and ancestorAt calls per query')
+  t.equal(costs[0]?.[0], 1 + 1 + 2, 'the bound, one ancestorAt, then the parents of the blocks at 10 and 9')
+})
+
+// A source whose ancestorAt knows only some blocks (those whose hash starts with an even byte), so
+// that some lines jump and others are walked.
+class PartlyJumpingSource extends JumpingSource {
+  override async ancestorAt(hash: Uint8Array, height: number): Promise<HeaderRef | undefined> {
+    return (hash[0] as number) % 2 === 0 ? super.ancestorAt(hash, height) : undefined
+  }
+}
+
+t.test('a source with ancestorAt, for all blocks or some, gives the same branch from every start as one without', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(treeAndQuery(150), fc.boolean(), async ({ tree, query }, partly) => {
+      const refs = [...tree.blocks, ...tree.otherChain]
+      const source = partly ? new PartlyJumpingSource(refs) : new JumpingSource(refs)
+      const full = await collect(source, query)
+      if (!sameKeys(full, expectedBranch(tree, query))) return false
+      for (const [index, ref] of full.entries()) {
+        if (!sameKeys(await collect(source, { ...query, start: ref.hash }), full.slice(index))) return false
+      }
+      return true
+    }),
+    { numRuns: 150 },
+  )
+  t.pass('every generated query matched the brute force, and every resumption its rest')
+})
+
+t.test('a line that skips the heights jumped to is walked instead', async (t) => {
+  const root: HeaderRef = { hash: hashOf('skip:root'), parent: hashOf('skip:none'), height: 0, chainId: 0 }
+  const skipping: HeaderRef = { hash: hashOf('skip:10'), parent: root.hash, height: 10, chainId: 0 }
+  const child: HeaderRef = { hash: hashOf('skip:11'), parent: skipping.hash, height: 11, chainId: 0 }
+  const source = new JumpingSource([root, skipping, child])
+  t.same(await collect(source, { chain: 0, upper: [child.hash], lower: [], maxheight: 5 }), [root])
+  t.same(await collect(source, { chain: 0, upper: [root.hash], lower: [child.hash] }), [])
+  t.same(await collect(source, { chain: 0, upper: [child.hash], lower: [skipping.hash], maxheight: 10 }), [])
 })
 
 t.test('a page stops the walk: nothing is looked up past the item that decides next', async (t) => {
