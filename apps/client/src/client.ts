@@ -15,17 +15,16 @@ export function createClient(options: ClientOptions): WeftClient {
     info: connection.info,
 
     async health() {
-      const response = await connection.send('GET', `${connection.root}/health-check`)
-      return response.text()
+      const answer = await connection.send('GET', `${connection.root}/health-check`)
+      return answer.text()
     },
 
     blockPage: (chain, query) => blockPage(connection, chain, query),
-    blockPages: (chain, query = {}) => followPages((next) => blockPage(connection, chain, { ...query, next }), query.next),
+    blockPages: (chain, query = {}) => followPages((next) => blockPage(connection, chain, { ...query, next }), query),
     blocks: (chain, query) => pageItems(client.blockPages(chain, query)),
 
     branchPage: (chain, bounds, query) => branchPage(connection, chain, bounds, query),
-    branchPages: (chain, bounds, query = {}) =>
-      followPages((next) => branchPage(connection, chain, bounds, { ...query, next }), query.next),
+    branchPages: (chain, bounds, query = {}) => followPages((next) => branchPage(connection, chain, bounds, { ...query, next }), query),
     branch: (chain, bounds, query) => pageItems(client.branchPages(chain, bounds, query)),
 
     heads: (chains) => heads(chains),

@@ -24,18 +24,18 @@ export function createConnection(options: ClientOptions): Connection {
   let discovered: Promise<Target> | undefined
 
   async function info(): Promise<NodeInfo> {
-    const response = await transport.send('GET', `${transport.root}/info`)
-    return check<NodeInfo>(NodeInfo, await response.json(), 'GET /info')
+    const answer = await transport.send('GET', `${transport.root}/info`)
+    return check<NodeInfo>(NodeInfo, await answer.json(), 'GET /info')
   }
 
   function target(): Promise<Target> {
     if (options.network && options.profile) return Promise.resolve({ network: options.network, profile: options.profile })
     if (!discovered) {
       const discovery = (async () => {
-        const response = await transport.send('GET', `${transport.root}/info`)
-        const body = check<NodeInfo>(NodeInfo, await response.json(), 'GET /info')
+        const answer = await transport.send('GET', `${transport.root}/info`)
+        const body = check<NodeInfo>(NodeInfo, await answer.json(), 'GET /info')
         // Only the chainweb profile names its version header this way: the profile shows in every response.
-        const profile = options.profile ?? (response.headers.has('x-chainweb-node-version') ? 'chainweb' : 'spec')
+        const profile = options.profile ?? (answer.response.headers.has('x-chainweb-node-version') ? 'chainweb' : 'spec')
         return { network: options.network ?? body.nodeVersion, profile }
       })()
       // A failed discovery is retried on the next call rather than remembered.

@@ -1,5 +1,6 @@
 import { ChainwebHeaderUpdate, HeaderUpdate } from '@weft/types'
 import type { Connection } from './connection.js'
+import { InvalidOptionError, WeftNetworkError } from './errors.js'
 import { parseEventStream } from './event-stream.js'
 import { isTransient, sleep } from './retry.js'
 import type { AnyHeaderUpdate, HeaderStreamEvent, HeaderUpdatesOptions } from './types.js'
@@ -14,11 +15,17 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
   const retryDelay = options.retryDelay ?? 500
   const maxRetryDelay = options.maxRetryDelay ?? 5000
   const idleTimeout = options.idleTimeout ?? 60_000
+  // A zero or negative delay would retry in a hot loop against a node that is down.
+  if (!(retryDelay > 0 && Number.isFinite(retryDelay))) throw new InvalidOptionError('retryDelay', 'a positive number', retryDelay)
+  if (!(maxRetryDelay >= retryDelay && Number.isFinite(maxRetryDelay)))
+    throw new InvalidOptionError('maxRetryDelay', `a number >= retryDelay (${retryDelay})`, maxRetryDelay)
+  if (!(idleTimeout >= 0 && Number.isFinite(idleTimeout)))
+    throw new InvalidOptionError('idleTimeout', 'a non-negative number (0: never)', idleTimeout)
   let delay = retryDelay
   while (!signal?.aborted) {
     let response: Response
     try {
-      response = await connection.send('GET', `${await connection.base()}/header/updates`, { signal })
+      response = await connect(connection, signal, idleTimeout)
     } catch (error) {
       if (signal?.aborted) return
       if (!isTransient(error)) throw error
@@ -35,6 +42,24 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
     }
     // The server ended the stream (restart, or this client fell behind): reconnect after a pause.
     await sleep(retryDelay, signal)
+  }
+}
+
+// A peer that accepts the connection and never sends the response headers is as silent as a dead
+// stream: past `idleTimeout` the attempt fails as a network error, which is retried. The timer stops
+// once the headers arrive (an AbortSignal.timeout would also cut the body it streams later).
+async function connect(connection: Connection, signal: AbortSignal | undefined, idleTimeout: number): Promise<Response> {
+  const url = `${await connection.base()}/header/updates`
+  const silent = new AbortController()
+  const timer = idleTimeout > 0 ? setTimeout(() => silent.abort(), idleTimeout) : undefined
+  try {
+    return (await connection.send('GET', url, { signal: signal ? AbortSignal.any([signal, silent.signal]) : silent.signal })).response
+  } catch (error) {
+    if (silent.signal.aborted && !signal?.aborted)
+      throw new WeftNetworkError(url, { cause: new Error(`no response headers within ${idleTimeout} ms`) })
+    throw error
+  } finally {
+    clearTimeout(timer)
   }
 }
 

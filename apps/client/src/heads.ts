@@ -23,8 +23,8 @@ export function createHeadFinder(connection: Connection, source: HeadSource): He
   async function readCut(): Promise<Cut | undefined> {
     if (!cutSupported) return undefined
     try {
-      const response = await connection.send('GET', `${await connection.base()}/cut`)
-      return connection.check<Cut>(Cut, await response.json(), 'GET cut')
+      const answer = await connection.send('GET', `${await connection.base()}/cut`)
+      return connection.check<Cut>(Cut, await answer.json(), 'GET cut')
     } catch (error) {
       if (!(error instanceof WeftHttpError) || ![404, 405, 501].includes(error.status)) throw error
       cutSupported = false

@@ -1,6 +1,6 @@
 import { BlockPage, ChainwebBlockPage } from '@weft/types'
 import type { Connection } from './connection.js'
-import { WeftHttpError } from './errors.js'
+import { InvalidOptionError, WeftHttpError } from './errors.js'
 import type { AnyBlockPage, AnyFullBlock, BranchBounds, PageQuery } from './types.js'
 
 /** One page of GET block on `chain`. */
@@ -19,12 +19,15 @@ export async function branchPage(
   return readPage(connection, 'POST', `${await connection.base()}/chain/${chain}/block/branch${queryString(query)}`, body)
 }
 
-/** Every page from `start` on, each asked with the cursor of the one before, until a page ends the walk. */
+/** Every page from `query.next` on, each asked with the cursor of the one before, until a page ends the walk. */
 export async function* followPages(
   fetchPage: (next: string | null) => Promise<AnyBlockPage>,
-  start: string | null | undefined,
+  query: PageQuery,
 ): AsyncGenerator<AnyBlockPage> {
-  let next = start ?? null
+  // A page of 0 blocks is empty, which ends the walk at once: the caller would see no block and no error.
+  if (query.limit !== undefined && !(Number.isSafeInteger(query.limit) && query.limit >= 1))
+    throw new InvalidOptionError('limit', 'a positive integer (the page size)', query.limit)
+  let next = query.next ?? null
   for (;;) {
     const page = await fetchPage(next)
     yield page
@@ -52,9 +55,9 @@ export function queryString(query: PageQuery): string {
 
 async function readPage(connection: Connection, method: 'GET' | 'POST', url: string, body?: unknown): Promise<AnyBlockPage> {
   try {
-    const response = await connection.send(method, url, body === undefined ? {} : { body })
+    const answer = await connection.send(method, url, body === undefined ? {} : { body })
     const schema = (await connection.target()).profile === 'chainweb' ? ChainwebBlockPage : BlockPage
-    return connection.checkExact<AnyBlockPage>(schema, new Uint8Array(await response.arrayBuffer()), `${method} ${url}`)
+    return connection.checkExact<AnyBlockPage>(schema, await answer.bytes(), `${method} ${url}`)
   } catch (error) {
     // The spec profile answers a query that matches nothing with 404 NO_MATCHING_BLOCKS; chainweb with an empty page.
     if (error instanceof WeftHttpError && error.serverCode === 'NO_MATCHING_BLOCKS') return { limit: 0, items: [], next: null }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { fill } from '@weft/devnet'
 import t from 'tap'
 import { type AnyHeaderUpdate, createClient, type HeaderStreamEvent } from '../src/index.js'
@@ -66,4 +68,56 @@ t.test('the header update stream', async (t) => {
     t.ok(controller.signal.aborted)
     await t.rejects(unreachable.info(), { code: 'NETWORK_ERROR' })
   })
+})
+
+t.test('a peer that accepts the stream and never answers is given up after the idle timeout and asked again', async (t) => {
+  let requests = 0
+  const peer = createServer(() => {
+    requests += 1 // never answers: no status line, no headers
+  })
+  await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    peer.closeAllConnections()
+    peer.close()
+  })
+  const client = createClient({ url: `http://127.0.0.1:${(peer.address() as AddressInfo).port}`, network: 'development', profile: 'spec' })
+  const controller = new AbortController()
+  const giveUp = setTimeout(() => controller.abort(), 5000)
+  const reading = (async () => {
+    for await (const event of client.headerEvents({ signal: controller.signal, idleTimeout: 100, retryDelay: 10 }))
+      t.fail(`unexpected ${JSON.stringify(event)}`)
+  })()
+  t.ok(await eventually(() => requests >= 3, 4000), 'the stream was asked again after each silent attempt')
+  controller.abort()
+  clearTimeout(giveUp)
+  await reading
+})
+
+t.test('stream options out of range are refused before anything is sent', async (t) => {
+  let requests = 0
+  const client = createClient({
+    url: 'http://127.0.0.1:9',
+    network: 'development',
+    profile: 'spec',
+    fetch: async () => {
+      requests += 1
+      return new Response('')
+    },
+  })
+  for (const [option, options] of [
+    ['retryDelay', { retryDelay: 0 }],
+    ['retryDelay', { retryDelay: -5 }],
+    ['retryDelay', { retryDelay: Number.NaN }],
+    ['maxRetryDelay', { maxRetryDelay: -1 }],
+    ['maxRetryDelay', { retryDelay: 100, maxRetryDelay: 50 }],
+    ['idleTimeout', { idleTimeout: -1 }],
+  ] as const) {
+    await t.rejects(
+      client.headerEvents(options).next(),
+      { name: 'InvalidOptionError', code: 'INVALID_CLIENT_OPTION', option },
+      JSON.stringify(options),
+    )
+    await t.rejects(client.confirmedHeaders({ depth: 1, ...options }).next(), { code: 'INVALID_CLIENT_OPTION', option })
+  }
+  t.equal(requests, 0)
 })

@@ -71,6 +71,14 @@ t.test('pages of a node over a store with forks, in both profiles', async (t) =>
     t.match((error as WeftHttpError).body, { status: 400, code: String })
   })
 
+  t.test('the page iterators refuse a page size below 1 instead of yielding nothing', async (t) => {
+    for (const limit of [0, -1, 1.5]) {
+      await t.rejects(client.blocks(0, { limit }).next(), { name: 'InvalidOptionError', code: 'INVALID_CLIENT_OPTION', option: 'limit' })
+      await t.rejects(client.blockPages(0, { limit }).next(), { code: 'INVALID_CLIENT_OPTION', option: 'limit' })
+      await t.rejects(client.branch(0, { upper: [unknownHash] }, { limit }).next(), { code: 'INVALID_CLIENT_OPTION', option: 'limit' })
+    }
+  })
+
   t.test('the chainweb profile of the same data', async (t) => {
     await server.close()
     const chainweb = await serveData(t, { data, profile: 'chainweb' })

@@ -1,6 +1,8 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { encodeHash } from '@weft/hash-text'
 import t from 'tap'
-import { createClient } from '../src/index.js'
+import { createClient, isTransient } from '../src/index.js'
 import { filledNode, freshFolder, serveData } from './fixtures/nodes.js'
 
 t.test('requests to a node', async (t) => {
@@ -36,4 +38,31 @@ t.test('requests to a node', async (t) => {
     t.same(sent[0], { method: 'GET', headers: { 'x-test': '1' } })
     t.same(sent.at(-1), { method: 'POST', headers: { 'x-test': '1', 'content-type': 'application/json' } })
   })
+})
+
+t.test('a connection reset while the body arrives is a network error, worth a retry', async (t) => {
+  // A peer that sends the status line and half a body, then resets the connection.
+  const peer = createServer((request, response) => {
+    const info = JSON.stringify({ nodeVersion: 'development', nodeChains: ['0'], nodeGenesisHeights: [['0', 0]] })
+    response.writeHead(request.url === '/broken-error' ? 502 : 200, { 'content-type': 'application/json' })
+    response.write(request.url === '/info' ? info.slice(0, 20) : '{"limit":1,"items":[')
+    setTimeout(() => response.socket?.destroy(), 20)
+  })
+  await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    peer.closeAllConnections()
+    peer.close()
+  })
+  const url = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`
+  const client = createClient({ url, network: 'development', profile: 'spec' })
+  for (const [what, request] of [
+    ['info (json)', () => client.info()],
+    ['blockPage (bytes)', () => client.blockPage(0)],
+    ['health (text)', () => client.health()],
+    ['an error body', () => createClient({ url: `${url}/broken-error` }).health()],
+  ] as const) {
+    const error = await request().catch((e: unknown) => e)
+    t.match(error, { name: 'WeftNetworkError', code: 'NETWORK_ERROR', message: /no answer from/ }, what)
+    t.ok(isTransient(error), `${what}: transient`)
+  }
 })

@@ -1,3 +1,4 @@
+import { isHashText } from '@weft/hash-text'
 import { type NetworkName, networkNames, type Profile } from '@weft/types'
 import { UsageError } from '../errors.js'
 import { type ClientOptions, createClient, type PageQuery, type WeftClient } from '../index.js'
@@ -72,7 +73,7 @@ export function pageArguments(values: Values): { chain: number; query: PageQuery
   const query: PageQuery = {}
   if (values.minheight !== undefined) query.minheight = integer('--minheight', values.minheight as string)
   if (values.maxheight !== undefined) query.maxheight = integer('--maxheight', values.maxheight as string)
-  if (values.next !== undefined) query.next = values.next as string
+  if (values.next !== undefined) query.next = cursor('--next', values.next as string)
   if (values['page-size'] !== undefined) query.limit = integer('--page-size', values['page-size'] as string, 1)
   // A small --limit needs no larger pages than itself.
   else if (limit < 360) query.limit = Math.max(1, limit)
@@ -85,6 +86,21 @@ export function integer(flag: string, text: string, minimum = 0): number {
   if (!Number.isSafeInteger(value) || value < minimum)
     throw new UsageError(`${flag} must be an integer >= ${minimum}, got ${JSON.stringify(text)}`)
   return value
+}
+
+/** A flag's value as a paging cursor, `inclusive:<hash>` or `exclusive:<hash>`: a malformed one is a usage error. */
+export function cursor(flag: string, text: string): string {
+  const match = /^(inclusive|exclusive):(.*)$/.exec(text)
+  if (!match || !isHashText(match[2] ?? ''))
+    throw new UsageError(`${flag} must be inclusive:<hash> or exclusive:<hash> (43 base64url characters), got ${JSON.stringify(text)}`)
+  return text
+}
+
+/** A flag's values as block hashes (43 base64url characters): a malformed one is a usage error. */
+export function hashes(flag: string, texts: readonly string[]): string[] {
+  for (const text of texts)
+    if (!isHashText(text)) throw new UsageError(`${flag} must be a block hash (43 base64url characters), got ${JSON.stringify(text)}`)
+  return [...texts]
 }
 
 /** A flag's value as an http or https URL: anything else is a usage error, not a failed request. */

@@ -1,4 +1,4 @@
-import { clientFrom, connectionFlags, connectionHelp, pageArguments, pageFlags, pageHelp } from '../cli/arguments.js'
+import { clientFrom, connectionFlags, connectionHelp, hashes, pageArguments, pageFlags, pageHelp } from '../cli/arguments.js'
 import type { Flags, Values } from '../cli/command.js'
 import { type CliIo, writeLine } from '../cli/io.js'
 import { UsageError } from '../errors.js'
@@ -29,9 +29,9 @@ ${connectionHelp}`
 export async function run(values: Values, io: CliIo): Promise<void> {
   const client = clientFrom(values, io)
   const { chain, query, limit } = pageArguments(values)
-  const upper = (values.upper as string[] | undefined) ?? []
+  const upper = hashes('--upper', (values.upper as string[] | undefined) ?? [])
   if (upper.length === 0) throw new UsageError('--upper is required')
-  const lower = (values.lower as string[] | undefined) ?? []
+  const lower = hashes('--lower', (values.lower as string[] | undefined) ?? [])
   let printed = 0
   if (limit === 0) return
   for await (const block of client.branch(chain, { upper, lower }, query)) {

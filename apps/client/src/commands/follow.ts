@@ -1,6 +1,8 @@
 import { clientFrom, connectionFlags, connectionHelp, integer } from '../cli/arguments.js'
 import type { Flags, Values } from '../cli/command.js'
 import { type CliIo, writeLine } from '../cli/io.js'
+import { UsageError } from '../errors.js'
+import type { WeftClient } from '../types.js'
 
 /** One line for the overview. */
 export const summary = 'print header updates as they happen, or only confirmed headers with --depth'
@@ -33,6 +35,7 @@ export async function run(values: Values, io: CliIo): Promise<void> {
   const client = clientFrom(values, io)
   const chains = ((values.chain as string[] | undefined) ?? []).map((text) => integer('--chain', text))
   const count = values.count === undefined ? Infinity : integer('--count', values.count as string)
+  await checkChains(client, chains)
   const controller = new AbortController()
   const signal = io.signal ? AbortSignal.any([io.signal, controller.signal]) : controller.signal
   const lines =
@@ -58,5 +61,18 @@ async function* filterChains<T extends { header: { chainId: number } }>(
 ): AsyncGenerator<T> {
   for await (const update of updates) {
     if (chains.length === 0 || chains.includes(update.header.chainId)) yield update
+  }
+}
+
+// A chain the node does not have would be followed forever without a line: refuse it up front.
+async function checkChains(client: WeftClient, chains: readonly number[]): Promise<void> {
+  if (chains.length === 0) return
+  const info = await client.info()
+  const known = new Set(info.nodeChains.map(Number))
+  for (const [, graph] of info.nodeGraphHistory) for (const [chain] of graph) known.add(chain)
+  const unknown = chains.filter((chain) => !known.has(chain))
+  if (unknown.length > 0) {
+    const names = [...known].sort((a, b) => a - b).join(', ')
+    throw new UsageError(`--chain must be one of the node's chains (${names}), got ${unknown.join(', ')}`)
   }
 }

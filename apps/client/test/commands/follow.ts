@@ -39,6 +39,18 @@ t.test('weft follow against a node', async (t) => {
     t.equal((await weft(['follow', '--url', url, '--count', '0'])).stdout, '', '--count 0 prints nothing')
   })
 
+  t.test('follow refuses a chain the node does not have instead of waiting forever', async (t) => {
+    for (const args of [
+      ['--chain', '99'],
+      ['--depth', '2', '--chain', '3', '--chain', '20'],
+    ]) {
+      const run = await weft(['follow', '--url', url, ...args])
+      t.equal(run.code, 2, args.join(' '))
+      t.match(run.stderr, /--chain must be one of the node's chains \(0, 1, .*19\), got (99|20)/)
+      t.equal(run.stdout, '')
+    }
+  })
+
   t.test('follow stops cleanly on SIGINT', async (t) => {
     const child = spawn(process.execPath, [cli, 'follow', '--url', url, '--depth', '1'], { stdio: ['ignore', 'pipe', 'pipe'] })
     t.teardown(() => void child.kill('SIGKILL'))

@@ -48,6 +48,9 @@ t.test('a snapshot exported from a serving node imports as a store of the same b
   t.ok(later.height > cut.get(0)!.height, 'the node went on producing after the snapshot')
   t.ok(await eventually(() => (follower.store.cut().get(0)?.height ?? 0) >= later.height), 'the follower reaches where the node was')
   t.ok(await follower.store.getHeader(later.hash), 'the follower holds a block made after the snapshot')
+  // Both stop before their folders go: the producer would write into a folder being removed.
+  await follower.close()
+  await server.close()
 })
 
 t.test('an export or an import stopped by a signal says so and leaves nothing behind', async (t) => {
