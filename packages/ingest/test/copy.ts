@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { createIngest } from '../src/index.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick, stillRunningAfter } from './fixtures/ingests.js'
@@ -62,15 +62,7 @@ t.test('an upstream that refuses the cursors of its own pages is read from the w
     res.end('{"code":"CURSOR_NOT_FOUND"}')
     return true
   }
-  const store = await followerStore(t)
-  const ingest = createIngest({ ...quick, pageSize: 5, store, upstreams: [upstream.url], follow: false, failFast: true })
-  t.teardown(() => ingest.stop())
-  await ingest.start()
-  await t.rejects(Promise.race([ingest.done, stillRunningAfter(10_000)]), {
-    code: 'UPSTREAM_BAD_RESPONSE',
-    message: /cursors of its own pages/,
-  })
-  t.equal(ingest.status().upstreams[0]?.state, 'demoted')
+  await refusedCopy(t, upstream.url, /cursors of its own pages/)
   const asked = upstream.requests.filter((request) => pageWithCursor.test(request)).length
   t.ok(asked <= 2 * 20, `${asked} cursors asked: two per chain at most`)
 })
@@ -85,13 +77,15 @@ t.test('a page that gives a cursor the walk already followed is a bad response, 
     res.end(JSON.stringify({ limit: 0, items: [], next }))
     return true
   }
+  await refusedCopy(t, upstream.url, /a cursor not followed before/)
+})
+
+// A one-off copy from `url` that must end with a bad response, its upstream demoted.
+async function refusedCopy(t: Test, url: string, message: RegExp): Promise<void> {
   const store = await followerStore(t)
-  const ingest = createIngest({ ...quick, pageSize: 5, store, upstreams: [upstream.url], follow: false, failFast: true })
+  const ingest = createIngest({ ...quick, pageSize: 5, store, upstreams: [url], follow: false, failFast: true })
   t.teardown(() => ingest.stop())
   await ingest.start()
-  await t.rejects(Promise.race([ingest.done, stillRunningAfter(10_000)]), {
-    code: 'UPSTREAM_BAD_RESPONSE',
-    message: /a cursor not followed before/,
-  })
+  await t.rejects(Promise.race([ingest.done, stillRunningAfter(10_000)]), { code: 'UPSTREAM_BAD_RESPONSE', message })
   t.equal(ingest.status().upstreams[0]?.state, 'demoted')
-})
+}
