@@ -123,6 +123,9 @@ t.test('chainweb profile: every row of the profile table', async (t) => {
     const response = await send(path)
     t.same([response.status, response.body.length, response.headers['content-type']], [404, 0, undefined], `${path}: 404, empty body`)
   }
+  // Whatever the method, a chain the network lacks names nothing.
+  const put = await send(`${base}/chain/20/hash`, { method: 'PUT' })
+  t.same([put.status, put.body.length], [404, 0], 'PUT on a chain the network lacks: 404, empty body')
 })
 
 t.test('each profile has one answer for every code the server answers with', async (t) => {
