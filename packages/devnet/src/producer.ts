@@ -58,10 +58,8 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
   const reorgs: Array<{ options: Omit<ReorgOptions, 'seed'>; resolve(summary: ReorgSummary): void; reject(error: unknown): void }> = []
   const reorgNow = (options: Omit<ReorgOptions, 'seed'>): Promise<ReorgSummary> => reorg(store, { ...options, seed: random.hex(16) })
 
-  // A stop asked while the loop was busy (a reorg, an insert) has already cleared the timer: no new one.
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (stopping) return resolve()
       wake = resolve
       timer = setTimeout(resolve, Math.max(0, ms))
     })
@@ -79,7 +77,7 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
         await reorgNow(asked.options).then(asked.resolve, asked.reject)
         miner.reset(await loadWindows(store))
       }
-      // Stopped during a reorg: no block after it.
+      // Stopped during a reorg: no block after it, and no sleep on a timer the stop can no longer clear.
       if (stopping) break
       const now = performance.now()
       // Every chain that is due, earliest first, mined into one insert: when the store or its
