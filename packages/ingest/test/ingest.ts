@@ -3,22 +3,12 @@ import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { createIngest, type IngestEvent } from '../src/index.js'
-import { type ContractServer, serveContract } from './fixtures/contract-server.js'
+import { refuseStream, serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick } from './fixtures/ingests.js'
 import { blocksOf, cutOf, eventually, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
 
 const sameBlocks = async (a: Parameters<typeof storedHashes>[0], b: Parameters<typeof storedHashes>[0]): Promise<boolean> =>
   JSON.stringify(await storedHashes(a)) === JSON.stringify(await storedHashes(b))
-
-// Answers 404 to the update stream: an upstream (or a proxy in front of it) without one.
-function refuseStream(upstream: ContractServer): void {
-  upstream.intercept = (_req, res, path) => {
-    if (!path.endsWith('/header/updates')) return false
-    res.writeHead(404, { 'content-type': 'text/plain' })
-    res.end('no such thing')
-    return true
-  }
-}
 
 /**
  * A source holding every block of a forked fill but two: `late`, the highest orphan no block

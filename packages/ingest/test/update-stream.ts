@@ -1,7 +1,7 @@
 import { fill } from '@weft/devnet'
 import t, { type Test } from 'tap'
 import { createIngest, type IngestOptions } from '../src/index.js'
-import { type ContractServer, serveContract } from './fixtures/contract-server.js'
+import { answerStream, type ContractServer, refuseStream, serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick } from './fixtures/ingests.js'
 import { cutOf, eventually, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
 
@@ -21,12 +21,7 @@ const same = (a: Parameters<typeof cutOf>[0], b: Parameters<typeof cutOf>[0]) =>
 t.test('an upstream without an update stream is followed by reading its cut', async (t) => {
   const source = await filledStore(t, 100, { seed: 'no-stream' })
   const upstream = await serveContract(t, source)
-  upstream.intercept = (_req, res, path) => {
-    if (!path.endsWith('/header/updates')) return false
-    res.writeHead(404, { 'content-type': 'text/plain' })
-    res.end('no such thing')
-    return true
-  }
+  refuseStream(upstream)
   const { store, lines } = await follower(t, upstream, source)
   await fill(source, { blocks: 40, seed: 'no-stream-more' })
   t.ok(await eventually(() => same(store, source)), 'followed by polls')
@@ -36,18 +31,14 @@ t.test('an upstream without an update stream is followed by reading its cut', as
 t.test('a stream that goes silent, or says nothing a block, is opened again; the cut is read meanwhile', async (t) => {
   const source = await filledStore(t, 100, { seed: 'silent' })
   const upstream = await serveContract(t, source)
-  let opened = 0
-  upstream.intercept = (_req, res, path) => {
-    if (!path.endsWith('/header/updates')) return false
-    opened += 1
+  const { opened } = answerStream(upstream, (res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     res.write('event:BlockHeader\ndata:{"header":{"chainId":0}}\n\nevent:Other\ndata:{}\n\n')
-    return true
-  }
+  })
   const { store, lines } = await follower(t, upstream, source, { streamIdleTimeout: 150 })
   await fill(source, { blocks: 40, seed: 'silent-more' })
   t.ok(await eventually(() => same(store, source)), 'followed by polls')
-  t.ok(await eventually(() => opened >= 2), 'opened again')
+  t.ok(await eventually(() => opened() >= 2), 'opened again')
   t.match(
     lines.find((line) => line.message === 'update stream ended; reconnecting'),
     { level: 'warn', fields: { upstream: upstream.url, reason: 'no byte for 150 ms', nextAttempt: String } },
@@ -95,17 +86,13 @@ t.test(
 t.test('a stream that answers and ends at once is opened again after a growing backoff, and starts no copy', async (t) => {
   const source = await filledStore(t, 100, { seed: 'ends' })
   const upstream = await serveContract(t, source)
-  let opened = 0
-  upstream.intercept = (_req, res, path) => {
-    if (!path.endsWith('/header/updates')) return false
-    opened += 1
+  const { opened } = answerStream(upstream, (res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     res.end()
-    return true
-  }
+  })
   const { store, lines } = await follower(t, upstream, source, { retryDelay: 20, maxRetryDelay: 400 })
   await new Promise((resolve) => setTimeout(resolve, 1500))
-  t.ok(opened < 20, `${opened} streams opened in 1.5 s or so`)
+  t.ok(opened() < 20, `${opened()} streams opened in 1.5 s or so`)
   const ended = lines.filter((line) => line.message === 'update stream ended; reconnecting').slice(0, 4)
   t.same(
     ended.map((line) => line.fields.attempt),
@@ -122,14 +109,12 @@ t.test('a stream that answers and ends at once is opened again after a growing b
 t.test('a stream line past the bound ends the stream as a bad response and demotes its upstream', async (t) => {
   const source = await filledStore(t, 50, { seed: 'endless-line' })
   const upstream = await serveContract(t, source)
-  upstream.intercept = (_req, res, path) => {
-    if (!path.endsWith('/header/updates')) return false
+  answerStream(upstream, (res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     res.write('data:')
     // 2 MiB without a line end, then silence: the stream stays open.
     for (let i = 0; i < 32; i++) res.write('x'.repeat(64 * 1024))
-    return true
-  }
+  })
   const { ingest, lines } = await follower(t, upstream, source)
   t.ok(await eventually(() => ingest.status().upstreams[0]?.state === 'demoted'), 'demoted')
   t.match(
