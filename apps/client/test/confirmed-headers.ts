@@ -4,6 +4,7 @@ import type { RunningServer } from '@weft/server'
 import t from 'tap'
 import { type AnyBlockHeader, createClient, InvalidOptionError, ReorgTooDeepError } from '../src/index.js'
 import { eventually, filledNode, freshFolder, serveData, winningBranch } from './fixtures/nodes.js'
+import { resettingProxy } from './fixtures/resetting-proxy.js'
 
 const depth = 3
 const chains = [0, 5, 11]
@@ -76,6 +77,36 @@ t.test(
     t.ok(orphans > 0, `the producer made ${orphans} orphans on these chains meanwhile`)
   },
 )
+
+t.test('connections reset in the middle of stream events and branch pages lose nothing: the same winning branches, gap-free', async (t) => {
+  const server = await serveData(t, { data: freshFolder(t), devnet: true, blockDelay: 0.4, forkRate: 0 })
+  const proxy = await resettingProxy(t, server.url, [
+    { request: /^GET \S*\/header\/updates /, times: 2, bodyBytes: 1500 },
+    { request: /^POST \S*\/branch/, times: 2, bodyBytes: 100 },
+  ])
+  const client = createClient({ url: proxy.url })
+  const emitted: AnyBlockHeader[] = []
+  const controller = new AbortController()
+  const reading = (async () => {
+    for await (const header of client.confirmedHeaders({ depth, chains, signal: controller.signal, retryDelay: 50 })) emitted.push(header)
+  })()
+  t.ok(await eventually(() => proxy.resets() === 4), 'two streams and two branch pages were cut off mid-body')
+  const after = emitted.length
+  t.ok(await eventually(() => emitted.length >= after + 15), 'emission goes on after them')
+  controller.abort()
+  await reading
+  for (const chain of chains) {
+    const sequence = byChain(emitted, chain)
+    const first = sequence[0]!.height
+    const last = sequence.at(-1)!.height
+    const branch = (await winningBranch(server, chain)).filter((h) => h.height >= first && h.height <= last)
+    t.same(
+      sequence.map((h) => h.hash),
+      branch.map((h) => encodeHash(h.hash)),
+      `chain ${chain}: heights ${first} to ${last} of the winning branch, each once`,
+    )
+  }
+})
 
 t.test('with after, emission resumes right after the given header, history included', async (t) => {
   const { server } = await filledNode(t, { blocks: 300, profile: 'chainweb' })

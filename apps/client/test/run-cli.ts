@@ -4,6 +4,7 @@ import { openStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { commandNames, weft, weftInProcess } from './fixtures/cli.js'
 import { filledNode, freshFolder, serveData } from './fixtures/nodes.js'
+import { resettingProxy } from './fixtures/resetting-proxy.js'
 
 t.test('--help prints the usage of every command and exits 0', async (t) => {
   const main = await weft(['--help'])
@@ -79,6 +80,14 @@ t.test('failures print a message with the code on stderr and exit 1', async (t) 
   const unreachable = await weftInProcess(['info', '--url', stopped.url])
   t.equal(unreachable.code, 1)
   t.match(unreachable.stderr, /\[NETWORK_ERROR\]/)
+  // A connection reset while a page's body arrives: the command fails the same way, and does not print half a page.
+  const proxy = await resettingProxy(t, url, [{ request: /^GET \S*\/chain\/0\/block/, times: 1, bodyBytes: 2048 }])
+  const cut = await weftInProcess(['blocks', '--url', proxy.url, '--chain', '0'])
+  t.same([cut.code, cut.stdout, proxy.resets()], [1, '', 1])
+  t.match(cut.stderr, /^weft blocks: .*\[NETWORK_ERROR\]\n$/)
+  const whole = await weftInProcess(['blocks', '--url', proxy.url, '--chain', '0'])
+  t.equal(whole.code, 0, 'the same command through the same proxy, not cut, succeeds')
+  t.ok(whole.lines.length > 0)
   const mismatch = await weftInProcess(['mirror', '--from', url, '--data', await singletonFolder(t), '--once'])
   t.equal(mismatch.code, 1)
   t.match(mismatch.stderr, /\[NETWORK_MISMATCH\]/)
