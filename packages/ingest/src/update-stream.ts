@@ -23,21 +23,23 @@ export interface UpdateStreamHandlers {
   connected(entry: UpstreamEntry, afterEvents: boolean): void
 }
 
-/** How one opened stream ended: why, how many events it gave, and whether it broke the contract. */
+/** How one opened stream ended: why, how many events it gave, whether it broke the contract, and how long it was open (ms). */
 interface StreamEnd {
   readonly reason: string
   readonly events: number
   readonly bad: boolean
+  readonly lived: number
 }
 
 /**
  * The current upstream's header update stream (`{base}/header/updates`), kept open: reconnects
  * when it ends, breaks, stays silent past `streamIdleTimeout` (not even a keep-alive comment), or
  * the pool switched to another upstream. Failures to connect count against the upstream like
- * failed requests (backoff, failover, a warn line). A stream that ends without an event, or with
- * one past the parser's bound (which also demotes its upstream), is opened again after a backoff
- * that doubles per such stream in a row: an upstream whose stream answers and ends at once is not
- * asked again every `retryDelay`.
+ * failed requests (backoff, failover, a warn line). A stream that ends without an event, with one
+ * past the parser's bound (which also demotes its upstream), or within `pollInterval` of its start,
+ * is opened again after a backoff that doubles per such stream in a row: an upstream whose stream
+ * answers and ends at once, with or without an event, is not asked again every `retryDelay` (and,
+ * for a stream that gave events, copied from again each time).
  */
 export class UpdateStream {
   /** Whether a stream is open now. */
@@ -48,7 +50,7 @@ export class UpdateStream {
   readonly #handlers: UpdateStreamHandlers
   #drop: (() => void) | undefined
   #streaming: UpstreamEntry | undefined
-  // Streams in a row that ended without an event or broke the contract.
+  // Streams in a row that ended without an event, broke the contract or were short-lived.
   #fruitless = 0
   // Whether the last stream that ended gave an event.
   #gaveEvents = false
@@ -93,7 +95,7 @@ export class UpdateStream {
         this.connected = true
         this.lastByteAt = Date.now()
         this.#handlers.connected(entry, this.#gaveEvents)
-        end = await this.#read(res, entry, local.signal)
+        end = await this.#read(res, entry, local.signal, started)
         this.#gaveEvents = end.events > 0
       } catch (error) {
         if (signal.aborted) return
@@ -123,10 +125,11 @@ export class UpdateStream {
   }
 
   // How long to wait before opening the stream again after `end`, logged: `retryDelay` after a
-  // stream that gave events, else a backoff that grows with such streams in a row.
+  // stream that gave events for a while, else a backoff that grows with such streams in a row.
   #reconnectDelay(entry: UpstreamEntry, end: StreamEnd): number {
     const { settings } = this.#ctx
-    this.#fruitless = end.bad || end.events === 0 ? this.#fruitless + 1 : 0
+    const fruitless = end.bad || end.events === 0 || end.lived < settings.pollInterval
+    this.#fruitless = fruitless ? this.#fruitless + 1 : 0
     const delay =
       this.#fruitless === 0
         ? settings.retryDelay
@@ -136,6 +139,7 @@ export class UpdateStream {
         upstream: entry.url,
         reason: end.reason,
         events: end.events,
+        openMs: end.lived,
         attempt: this.#fruitless,
         delayMs: delay,
         nextAttempt: new Date(Date.now() + delay).toISOString(),
@@ -146,8 +150,8 @@ export class UpdateStream {
   }
 
   // Reads events until the stream ends, breaks, idles, is dropped or breaks the contract (an event
-  // past the parser's bound demotes the upstream); resolves with how it ended.
-  #read(res: IncomingMessage, entry: UpstreamEntry, dropped: AbortSignal): Promise<StreamEnd> {
+  // past the parser's bound demotes the upstream); resolves with how it ended. `started`: when it was asked for.
+  #read(res: IncomingMessage, entry: UpstreamEntry, dropped: AbortSignal, started: number): Promise<StreamEnd> {
     const { pool, settings } = this.#ctx
     const parser = new EventStreamParser()
     return new Promise((resolve) => {
@@ -159,7 +163,7 @@ export class UpdateStream {
         clearTimeout(idle)
         dropped.removeEventListener('abort', onDrop)
         res.destroy()
-        resolve({ reason, events, bad })
+        resolve({ reason, events, bad, lived: Date.now() - started })
       }
       const onDrop = (): void => finish('dropped')
       const idle = setTimeout(() => finish(`no byte for ${settings.streamIdleTimeout} ms`), settings.streamIdleTimeout)

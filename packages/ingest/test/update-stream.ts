@@ -106,6 +106,31 @@ t.test('a stream that answers and ends at once is opened again after a growing b
   t.ok(await eventually(() => same(store, source)), 'followed by polls')
 })
 
+t.test('a stream that gives an event and ends at once is opened again after a growing backoff, each copy after one', async (t) => {
+  const source = await filledStore(t, 100, { seed: 'one-event' })
+  const upstream = await serveContract(t, source)
+  const { opened } = answerStream(upstream, (res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.end('event:Other\ndata:{}\n\n')
+  })
+  const { lines } = await follower(t, upstream, source, { retryDelay: 20, maxRetryDelay: 400 })
+  const copies = (): number => lines.filter((line) => line.message === 'copied up to the upstream cut').length
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  t.ok(opened() < 20, `${opened()} streams opened in 1.5 s or so`)
+  t.ok(copies() <= opened(), `${copies()} copies, at most one per stream`)
+  const ended = lines.filter((line) => line.message === 'update stream ended; reconnecting').slice(0, 4)
+  t.same(
+    ended.map((line) => [line.fields.events, line.fields.attempt]),
+    [
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [1, 4],
+    ],
+    'each short stream in a row counts, though it gave an event',
+  )
+})
+
 t.test('a stream line past the bound ends the stream as a bad response and demotes its upstream', async (t) => {
   const source = await filledStore(t, 50, { seed: 'endless-line' })
   const upstream = await serveContract(t, source)
