@@ -137,11 +137,18 @@ async function exportSnapshot(values: Values, io: CliIo): Promise<void> {
     }
     try {
       const writing = await stepProgress(io, `writing ${partial}`)
-      await pipeline(
-        counted(source, (bytes) => writing.update(bytes)),
-        createWriteStream(partial),
-        ...(signal === undefined ? [] : [{ signal }]),
-      )
+      const file = createWriteStream(partial)
+      try {
+        await pipeline(
+          counted(source, (bytes) => writing.update(bytes)),
+          file,
+          ...(signal === undefined ? [] : [{ signal }]),
+        )
+      } finally {
+        // A pipeline stopped at once (a signal already aborted) ends before the file's open does,
+        // and the open creates the file after it: it is removed below only once it is closed.
+        if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()))
+      }
       writing.stop()
     } finally {
       await store?.close()
