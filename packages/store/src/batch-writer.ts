@@ -1,6 +1,6 @@
 import { type Block, type Header, InvalidEncodingError, type Network } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
-import { adjacentLookup, readNamedBlocks, refusal } from './block-checks.js'
+import { adjacentLookup, notTheStoredBlock, readNamedBlocks, refusal } from './block-checks.js'
 import { type EncodedBlock, encodeBlock, encodedHeader } from './block-encoding.js'
 import type { BlockReads } from './block-reads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
@@ -270,11 +270,14 @@ export class BatchWriter {
     const heads = this.#parts.heads.draft(previous?.heads)
     for (const [index, header] of headers.entries()) {
       const key = keys[index]!
+      const { work, record, headerJson, txCount: count } = encoded[index]!
       if (stored[index] || staged.has(key)) {
-        outcomes.push(false)
+        // Stored already: nothing to write, unless the text is not the block it names.
+        const failure = notTheStoredBlock(header, work)
+        outcomes.push(failure ?? false)
+        if (failure !== undefined && stopAtFailure) break
         continue
       }
-      const { work, record, headerJson, txCount: count } = encoded[index]!
       const failure = refusal(header, known(hashMapKey(header.parent))?.header, network, adjacent, work)
       outcomes.push(failure ?? true)
       if (failure !== undefined) {

@@ -83,6 +83,19 @@ export function refusal(
   return undefined
 }
 
+/**
+ * Why a block whose hash the store holds already is refused: its header does not hash to that hash,
+ * or its payload not to the header's payload hash, so it is not the stored block but a text that
+ * names it. Undefined when it is that block (whose other rules held when it was stored).
+ */
+export function notTheStoredBlock(header: Header, work: BlockWork): Error | undefined {
+  const violations = [work.blockHash, work.payloadHash].flatMap((found) =>
+    // `cause`: what a malformed value threw, when the check ran on this thread.
+    found === undefined ? [] : [new BlockValidationError(found.code, found.message, { cause: found.cause })],
+  )
+  return violations.length === 0 ? undefined : new InvalidBlockError(header.hash, violations)
+}
+
 /** Where a batch finds an adjacent: its own staged blocks and memory first, then what was read for it. */
 export function adjacentLookup(known: KnownBlocks, named: NamedBlocks): (key: string) => Pick<HeaderRef, 'chainId' | 'height'> | undefined {
   return (key) => {

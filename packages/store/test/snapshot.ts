@@ -105,10 +105,9 @@ t.test('a cut-short, altered or foreign file is refused with INVALID_SNAPSHOT an
   }
   await refuse(file.subarray(0, file.length - 20), /cannot be read as gzip|cut short/, 'truncated-gzip')
   await refuse(gzipSync(Buffer.from(lines.slice(0, -3).join('\n'))), /cut short/, 'truncated-lines')
-  // A genesis block is in every new store already, so its alteration is the checksum's to find;
-  // any other block's is found as the store refuses it.
   // Alters one block's nonce; with `resign`, the end line gets a fresh checksum over the altered
-  // blocks, so that only validation can tell.
+  // blocks, so that only validation can tell: also for a genesis block, which every new store holds
+  // already (a text that names a stored block must still be that block).
   const alter = (line: number, resign: boolean): Buffer => {
     const body = lines
       .slice(0, -2)
@@ -121,6 +120,8 @@ t.test('a cut-short, altered or foreign file is refused with INVALID_SNAPSHOT an
   }
   await refuse(alter(2, false), /the checksum does not match/, 'altered')
   await refuse(alter(2, true), /a block is refused: Block .* is invalid: INVALID_BLOCK_HASH/, 'resigned')
+  t.match(JSON.parse(lines[1]!), { header: { height: 0 } }, 'the first block line is a genesis block')
+  await refuse(alter(1, true), /a block is refused: Block .* is invalid: INVALID_BLOCK_HASH/, 'resigned-genesis')
   // A block line that is JSON but not a block, under a fresh checksum: only the parse can tell.
   const unreadable = fileOf(
     lines.slice(0, -2).map((text, index) => (index === 3 ? '{"header":{"height":1},"payloadWithOutputs":{}}' : text)),

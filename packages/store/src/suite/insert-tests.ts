@@ -95,6 +95,26 @@ export function insertTests(test: RegisterTest, open: ChainStoreFactory): void {
       assert.deepEqual(events, [])
     }))
 
+  test('a block or text that names a stored block but is not it is refused with INVALID_BLOCK, the stored one kept', () =>
+    withStore(open, async (store) => {
+      const block = mineChild(development, genesis0())
+      await store.insert(block)
+      const events = recordEvents(store)
+      const otherPayload = { header: block.header, payload: makePayload('not-the-stored-one') }
+      const refused = await rejection(store.insert(otherPayload))
+      assert.equal(refused.code, 'INVALID_BLOCK')
+      assert.deepEqual(violationCodes(refused), ['INVALID_PAYLOAD_HASH'])
+      const genesis = genesisBlock(development, 3)
+      const genesisRefused = await rejection(store.insertMany([{ header: genesis.header, payload: makePayload('genesis') }]))
+      assert.deepEqual(violationCodes(genesisRefused), ['INVALID_PAYLOAD_HASH'], 'a genesis block too')
+      // Its header altered, its hash kept: the text hashes to another block.
+      const altered = blockToJsonText(block, 'spec').replace(/"nonce":"(\d)/, (_, digit: string) => `"nonce":"${(Number(digit) + 1) % 10}`)
+      assert.deepEqual(violationCodes(await rejection(store.insertManyJson([Buffer.from(altered)]))), ['INVALID_BLOCK_HASH'])
+      assert.equal((await store.getBlockJson(block.header.hash))?.toString(), blockToJsonText(block, 'spec'))
+      assert.equal((await store.getBlockJson(genesis.header.hash))?.toString(), blockToJsonText(genesis, 'spec'))
+      assert.deepEqual(events, [])
+    }))
+
   test('a block whose parent is missing is refused with PARENT_NOT_FOUND and nothing is written', () =>
     withStore(open, async (store) => {
       const [parent, child] = mineLine(development, genesis0(), 2)
