@@ -250,11 +250,12 @@ class IngestRunner implements Ingest {
   }
 
   // What was announced while the stream was down is unknown. After a stream that gave events, copy
-  // again from a little below the store's blocks. After one that gave none, the steps already read
-  // the cut and swept (nothing was relied on that could be missed): the next step does so again. A
-  // copy per connection would cost an upstream whose stream answers and ends at once a copy each time.
+  // again from a little below the store's blocks; during a copy, once it ends, since it may have read
+  // some chains before the gap. After one that gave none, the steps already read the cut and swept
+  // (nothing was relied on that could be missed): the next step does so again. A copy per connection
+  // would cost an upstream whose stream answers and ends at once a copy each time.
   #onConnected(afterEvents: boolean): void {
-    if (afterEvents && this.#phase === 'following') this.#needCopy = true
+    if (afterEvents && (this.#phase === 'following' || this.#phase === 'copying')) this.#needCopy = true
     else this.#cutDirty = true
     this.#wake?.()
   }

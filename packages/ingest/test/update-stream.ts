@@ -83,6 +83,37 @@ t.test(
   },
 )
 
+t.test('a stream that gave events and came back while a copy ran is followed by a copy of its own', async (t) => {
+  const source = await filledStore(t, 100, { seed: 'back-during-copy' })
+  const upstream = await serveContract(t, source)
+  let streams = 0
+  // Pages answer slowly, so that the first copy is still running when the stream comes back; the
+  // first stream gives an event and ends, the ones after it are the upstream's own.
+  upstream.intercept = async (_req, res, path) => {
+    if (path.endsWith('/header/updates')) {
+      streams += 1
+      if (streams > 1) return false
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('event:Other\ndata:{}\n\n')
+      setTimeout(() => res.end(), 20)
+      return true
+    }
+    if (path.includes('/block')) await new Promise((resolve) => setTimeout(resolve, 150))
+    return false
+  }
+  const store = await followerStore(t)
+  const { logger, lines } = collectingLogger()
+  const ingest = createIngest({ ...quick, store, upstreams: [upstream.url], logger })
+  t.teardown(() => ingest.stop())
+  await ingest.start()
+  const copies = () => lines.filter((line) => line.message === 'copied up to the upstream cut')
+  t.ok(await eventually(() => copies().length >= 2), 'a second copy ran')
+  const [first, second] = copies()
+  t.ok(streams >= 2 && first !== undefined && (first.fields.ms as number) > 300, 'the stream came back during the first copy')
+  t.equal(second?.fields.inserted, 0, 'the first copy had everything: the second only checked')
+  t.ok(await eventually(() => same(store, source)), 'caught up')
+})
+
 t.test('a stream that answers and ends at once is opened again after a growing backoff, and starts no copy', async (t) => {
   const source = await filledStore(t, 100, { seed: 'ends' })
   const upstream = await serveContract(t, source)
