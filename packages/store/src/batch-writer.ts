@@ -251,10 +251,9 @@ export class BatchWriter {
     // one read. Each hash's map key is computed once: it is looked up often.
     const keys = headers.map((header) => hashMapKey(header.hash))
     const stored = keys.map((key) => recent.has(key) || inFlight.has(key))
-    const lookedUp = headers.flatMap((header, index) => (stored[index] ? [] : [header.hash]))
-    const values = await reads.read(lookedUp.map(hashIndexKey), 'near')
+    const lookedUp = await reads.storedAmong(headers.filter((_, index) => !stored[index]))
     let at = 0
-    for (const [index, isStored] of stored.entries()) if (!isStored) stored[index] = values[at++] !== undefined
+    for (const [index, isStored] of stored.entries()) if (!isStored) stored[index] = lookedUp[at++]!
     // Parents and adjacents among this call's new blocks are staged below; every other one is read up front.
     const newHashes = new Set(keys.filter((_, index) => !stored[index]))
     const remembered: KnownBlocks = (key) => inFlight.get(key) ?? recent.get(key)

@@ -1,12 +1,26 @@
 import { decodeHeader } from '@weft/block'
+import { hashMapKey } from '@weft/hash-text'
 import type { HeaderRef } from '@weft/traversal'
 import { CorruptStoreError } from './errors.js'
-import { type BlockRecord, blockKey, type ChainDb, decodeBlockRecord, decodeHashRecord, hashIndexKey, payloadKey } from './keys.js'
+import {
+  type BlockRecord,
+  blockKey,
+  blockKeyHigh,
+  blockKeyLow,
+  type ChainDb,
+  decodeBlockRecord,
+  decodeHashRecord,
+  hashIndexKey,
+  hashOfBlockKey,
+  payloadKey,
+} from './keys.js'
 import type { RecentHeader } from './recent-headers.js'
 
 // Reads of at most this many keys are synchronous point reads: each costs microseconds, while one
 // round trip through the thread pool (getMany) costs tens of them and dominated one-block inserts.
 const syncReadLimit = 16
+// Heights of one chain closer than this are checked by one range read (see `storedAmong`).
+const spanGap = 16
 const blockJsonOpen = Buffer.from('{"header":')
 const blockJsonMiddle = Buffer.from(',"payloadWithOutputs":')
 const blockJsonClose = Buffer.from('}')
@@ -27,6 +41,26 @@ export class BlockReads {
     if (keys.length === 0) return []
     if (mode === 'near' && keys.length <= syncReadLimit) return keys.map((key) => this.#db.getSync(key))
     return this.#db.getMany(keys as Buffer[])
+  }
+
+  /**
+   * Whether each of `blocks` is stored, in order. A few are looked up in the hash index; more are
+   * found by reading the block keys of each chain over the heights they span, a range read per run
+   * of near heights. A point read of a key that is not stored examines a table file on every level,
+   * and LevelDB charges each such read to the first file, which it compacts once the charges reach
+   * its allowance (about one per 16 KiB of the file). A bulk load asks for every block it inserts,
+   * none of them stored yet: by point reads, these compactions more than doubled what LevelDB wrote
+   * (a 1,000,000-block load wrote 17.8 times what its tables held, against 7.0). Range reads are not
+   * charged this way. They run one after another: run at once, they raised a syncing node's peak
+   * memory by 30-40 MiB.
+   */
+  async storedAmong(blocks: ReadonlyArray<{ chainId: number; height: number; hash: Uint8Array }>): Promise<boolean[]> {
+    if (blocks.length <= syncReadLimit) return blocks.map((block) => this.#db.getSync(hashIndexKey(block.hash)) !== undefined)
+    const stored = new Set<string>()
+    for (const [chain, low, high] of heightSpans(blocks))
+      for (const key of await this.#db.keys({ gte: blockKeyLow(chain, low), lte: blockKeyHigh(chain, high) }).all())
+        stored.add(hashMapKey(hashOfBlockKey(key)))
+    return blocks.map((block) => stored.has(hashMapKey(block.hash)))
   }
 
   /** The hash-index refs of `hashes`, in order, `undefined` for unknown ones. */
@@ -93,4 +127,29 @@ export class BlockReads {
       )
     return decodeBlockRecord(record).payloadJson
   }
+}
+
+// The runs of near heights (no gap wider than `spanGap`) of each chain among `blocks`.
+function heightSpans(blocks: ReadonlyArray<{ chainId: number; height: number }>): Array<[chain: number, low: number, high: number]> {
+  const heights = new Map<number, number[]>()
+  for (const { chainId, height } of blocks) {
+    const list = heights.get(chainId)
+    if (list === undefined) heights.set(chainId, [height])
+    else list.push(height)
+  }
+  const spans: Array<[chain: number, low: number, high: number]> = []
+  for (const [chain, list] of heights) {
+    list.sort((a, b) => a - b)
+    let low = list[0]!
+    let high = low
+    for (const height of list) {
+      if (height - high > spanGap) {
+        spans.push([chain, low, high])
+        low = height
+      }
+      high = height
+    }
+    spans.push([chain, low, high])
+  }
+  return spans
 }
