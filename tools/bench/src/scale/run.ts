@@ -1,7 +1,8 @@
 // `pnpm bench:scale`: builds, once, a mainnet-shaped store of --blocks N (default 10,000,000) and
 // one of 100,000 by the same generator through the validated write path, then reports what the
-// large store costs against the small one: fill rate against the hashing work on all cores, bytes
-// per block, open time, memory, and the latency of the queries whose cost must not grow.
+// large store costs against the small one: fill rate against the hashing work on all cores (and
+// against hashing and the store's writing alone together), bytes per block, open time, memory, and
+// the latency of the queries whose cost must not grow.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -16,6 +17,7 @@ import { formatScaleReport, formatTransfers, type ScaleSide } from './report.js'
 import { servingLatencies } from './serving.js'
 import { eventStreamsAtScale } from './streams.js'
 import { deployedMallocEnvironment, snapshotRoundTrip, weftToWeftSync } from './transfer.js'
+import { sampleRecords, writingAlone } from './write-floor.js'
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     subscribers: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '10' },
     'sync-seconds': { type: 'string', default: '30' },
+    'writing-blocks': { type: 'string', default: '1000000' },
   },
 })
 const log = (line: string): void => void process.stderr.write(`bench:scale: ${line}\n`)
@@ -88,10 +91,12 @@ async function main(): Promise<void> {
     }
     log('a snapshot of the small store, exported and imported')
     const transfers = { sync, asDeployed, snapshot: await snapshotRoundTrip(small.path, small.network) }
+    log("writing alone: the small store's records and indexes, keyed and batched as a fill's, nothing validated")
+    const writing = await writingAlone(await sampleRecords(small.path, 20_000), Number(values['writing-blocks']))
     const streams = await eventStreamsAtScale(Number(values.subscribers), Number(values.seconds))
-    const results = { machine: { ...machine, storage }, sides, transfers, streams }
+    const results = { machine: { ...machine, storage }, sides, writing, transfers, streams }
     writeFileSync(join(repoRoot, 'bench-scale-results.json'), `${JSON.stringify(results, null, 2)}\n`)
-    process.stdout.write(`${formatScaleReport(sides, streams)}\n\n${formatTransfers(transfers)}\n`)
+    process.stdout.write(`${formatScaleReport(sides, writing, streams)}\n\n${formatTransfers(transfers)}\n`)
     log(`wrote ${join(repoRoot, 'bench-scale-results.json')}`)
   } finally {
     for (const { child } of servers) {
