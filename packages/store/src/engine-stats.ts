@@ -1,4 +1,4 @@
-import type { ChainDb } from './keys.js'
+import type { ClassicLevel } from 'classic-level'
 
 /** One level of LevelDB's tree, as its `leveldb.stats` property prints it. */
 export interface EngineLevel {
@@ -27,8 +27,8 @@ export interface EngineStats {
   readonly memoryBytes: number
 }
 
-/** The engine statistics of an open classic-level database. */
-export function engineStatsOf(db: ChainDb): EngineStats {
+/** The engine statistics of an open classic-level database: the store's, or any other. */
+export function engineStatsOf(db: Pick<ClassicLevel, 'getProperty'>): EngineStats {
   return {
     levels: parseLevelStats(db.getProperty('leveldb.stats')),
     memoryBytes: Number(db.getProperty('leveldb.approximate-memory-usage')),

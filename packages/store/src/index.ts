@@ -1,7 +1,7 @@
 export type { AncestorSource, HeaderRef, HeaderSource } from '@weft/traversal'
 export type { ChainStore, CutPolicy, JoinedBlock, RangeQuery, StoredHeader, StoreEvent, StoreListener } from './chain-store.js'
 export { type DeviceReadAhead, deviceReadAhead } from './device-read-ahead.js'
-export type { EngineLevel, EngineStats } from './engine-stats.js'
+export { type EngineLevel, type EngineStats, engineStatsOf } from './engine-stats.js'
 export {
   type BlockViolation,
   CorruptStoreError,

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { engineStatsOf } from '@weft/store'
 import { ClassicLevel } from 'classic-level'
 import { round } from '../figure.js'
 
@@ -81,13 +82,9 @@ export async function writingAlone(records: readonly Buffer[], blocks: number): 
     else await batch.close()
     const seconds = (performance.now() - started) / 1000
     const used = process.cpuUsage(cpu)
-    let writtenMiB = 0
-    let tableMiB = 0
-    // Level lines of `leveldb.stats`: level, files, size (MiB), seconds, read (MiB), written (MiB).
-    for (const match of db.getProperty('leveldb.stats').matchAll(/^\s*\d+\s+\d+\s+(\d+)\s+\d+\s+\d+\s+(\d+)\s*$/gm)) {
-      tableMiB += Number(match[1])
-      writtenMiB += Number(match[2])
-    }
+    const { levels } = engineStatsOf(db)
+    const writtenMiB = levels.reduce((sum, level) => sum + level.writtenMiB, 0)
+    const tableMiB = levels.reduce((sum, level) => sum + level.mebibytes, 0)
     return {
       blocks,
       perSecond: round(blocks / seconds),
