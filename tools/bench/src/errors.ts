@@ -30,3 +30,24 @@ export class RequestFailedError extends BenchError {
     super('REQUEST_FAILED', message, options)
   }
 }
+
+/** An engine of `pnpm bench:engines` read back a page other than the records it was given. */
+export class PageMismatchError extends BenchError {
+  constructor(message: string) {
+    super('PAGE_MISMATCH', message)
+  }
+}
+
+/** An engine's own statistics were not in the form the engine bench reads. */
+export class EngineStatsError extends BenchError {
+  constructor(message: string) {
+    super('ENGINE_STATS_UNREADABLE', message)
+  }
+}
+
+/** `pnpm bench:engines --engines` named an engine the bench does not know. */
+export class UnknownEngineError extends BenchError {
+  constructor(name: string, known: readonly string[]) {
+    super('UNKNOWN_ENGINE', `Expected engines among ${known.join(', ')}, but got ${JSON.stringify(name)}`)
+  }
+}

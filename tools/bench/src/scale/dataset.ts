@@ -52,6 +52,11 @@ export interface ScaleStore extends ScaleSpec {
   readonly builtNow: boolean
 }
 
+/** The scale store of `blocks` blocks that `pnpm bench:scale` builds (and `pnpm bench:engines` samples). */
+export function scaleSpec(blocks: number, forkRate: number): ScaleSpec {
+  return { name: `scale-${blocks}`, network: 'recap-development', blocks, seed: 'weft-scale', forkRate }
+}
+
 const version = 3
 const identity = (spec: ScaleSpec): string => JSON.stringify({ version, ...spec })
 

@@ -11,7 +11,7 @@ import { type Child, type Message, startChild } from '../child.js'
 import { describeMachine } from '../machine.js'
 import { repoRoot } from '../paths.js'
 import { analyseStore } from './analyse.js'
-import { ensureScaleStore, type ScaleStore } from './dataset.js'
+import { ensureScaleStore, type ScaleStore, scaleSpec } from './dataset.js'
 import { residentMemory } from './memory.js'
 import { formatScaleReport, formatTransfers, type ScaleSide } from './report.js'
 import { servingLatencies } from './serving.js'
@@ -43,15 +43,8 @@ async function main(): Promise<void> {
   const machine = describeMachine()
   log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverage}`)
   const forkRate = Number(values['fork-rate'])
-  const spec = (blocks: number) => ({
-    name: `scale-${blocks}`,
-    network: 'recap-development' as const,
-    blocks,
-    seed: 'weft-scale',
-    forkRate,
-  })
-  const small = await ensureScaleStore(spec(Number(values.small)), log)
-  const large = await ensureScaleStore(spec(Number(values.blocks)), log)
+  const small = await ensureScaleStore(scaleSpec(Number(values.small), forkRate), log)
+  const large = await ensureScaleStore(scaleSpec(Number(values.blocks), forkRate), log)
   // A deep page's first read depends on it: the kernel reads this much around each fault in a table file.
   const storage = await deviceReadAhead(large.path)
   log(`the stores' disk: ${storage === undefined ? 'read-ahead not known' : `${storage.device}, read-ahead ${storage.bytes / 1024} KiB`}`)
