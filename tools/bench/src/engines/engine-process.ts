@@ -7,7 +7,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, s
 import { join } from 'node:path'
 import { fail, send } from '../child.js'
 import { PageMismatchError } from '../errors.js'
-import { type EngineName, openEngine } from './engine.js'
+import { type EngineName, openEngine } from './open-engine.js'
 import { blockBatches, chains, deepPages, pageRecords, pageStart } from './workload.js'
 
 /** What the bench asks of one engine process. */

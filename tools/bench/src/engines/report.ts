@@ -2,8 +2,8 @@
 // machine), then each engine's CPU per block against classic-level's of the same round, and what
 // the rule says of it.
 import { quantile, round } from '../figure.js'
-import type { EngineName } from './engine.js'
 import type { EngineRun } from './engine-process.js'
+import type { EngineName } from './open-engine.js'
 
 /** One run's figures. */
 export interface EngineFigures {

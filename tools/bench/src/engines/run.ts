@@ -13,8 +13,8 @@ import { describeMachine } from '../machine.js'
 import { benchDataDir } from '../paths.js'
 import { ensureScaleStore, scaleSpec } from '../scale/dataset.js'
 import { sampleRecords } from '../scale/write-floor.js'
-import { type EngineName, engineNames, engineSettings } from './engine.js'
 import type { EngineRun, EngineRunSpec } from './engine-process.js'
+import { type EngineName, engineNames, engineSettings } from './open-engine.js'
 import { type EngineFigures, engineFigures, engineVerdicts, formatEngineRuns, formatVerdicts } from './report.js'
 
 const { values } = parseArgs({
