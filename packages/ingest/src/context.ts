@@ -1,7 +1,6 @@
 import { getNetwork, type Network } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import { HttpClient } from './http-client.js'
-import { InsertTally } from './insert-tally.js'
 import type { IngestSettings } from './options.js'
 import { RequestLimiter } from './request-limiter.js'
 import { UpstreamPool } from './upstream-pool.js'
@@ -15,7 +14,6 @@ export interface IngestContext {
   readonly pool: UpstreamPool
   /** Bounds the requests in flight (`concurrency`). */
   readonly limiter: RequestLimiter
-  readonly tally: InsertTally
   /** Aborted by `stop()`. */
   readonly signal: AbortSignal
   /** Blocks refused by the store as invalid so far. */
@@ -45,7 +43,6 @@ export function createContext(settings: IngestSettings, signal: AbortSignal): In
     http,
     pool,
     limiter: new RequestLimiter(settings.concurrency),
-    tally: new InsertTally(store),
     signal,
     rejected: 0,
   }

@@ -23,15 +23,16 @@ const adoptEveryMs = 1000
  * chain's best block less `resumeMargin`, so that forks that grew there are read too) up to the
  * upstream's cut, window by window; again from there while the upstream moved far meanwhile; then
  * everything above, orphans included, in one last window without a top; finally fetches whatever
- * the upstream's latest cut still lacks and adopts it.
+ * the upstream's latest cut still lacks and adopts it. Answers how many blocks it wrote.
  */
-export async function copy(ctx: IngestContext, hooks: CopyHooks): Promise<void> {
+export async function copy(ctx: IngestContext, hooks: CopyHooks): Promise<number> {
   let cut = await readCut(ctx)
   let start = resumeHeight(ctx)
+  let wrote = 0
   for (;;) {
     const top = topHeight(cut)
     if (top >= start) {
-      await backfill(ctx, start, cut, hooks)
+      wrote += await backfill(ctx, start, cut, hooks)
       start = top + 1
     }
     const latest = await readCut(ctx)
@@ -41,8 +42,8 @@ export async function copy(ctx: IngestContext, hooks: CopyHooks): Promise<void> 
   }
   // What the upstream added above the pages while they were read: its cut's ancestry would come
   // with the cut, but its orphans only by pages.
-  await writeWindow(ctx, await windowFetcher(ctx)(tailWindow(ctx, start, topHeight(cut))), hooks)
-  await adoptUpstreamCut(ctx, cut)
+  wrote += await writeWindow(ctx, await windowFetcher(ctx)(tailWindow(ctx, start, topHeight(cut))), hooks)
+  return wrote + (await adoptUpstreamCut(ctx, cut)).length
 }
 
 /** How many heights above the store a block may be and still be fetched with branch queries rather than a copy by pages. */
@@ -59,7 +60,8 @@ function resumeHeight(ctx: IngestContext): number {
 
 // Pages every chain from `start` to the top of `cut`, window by window: the blocks of a window are
 // written in height order across chains, so every block comes after its parent and neighbours.
-async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hooks: CopyHooks): Promise<void> {
+// Answers how many blocks it wrote.
+async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hooks: CopyHooks): Promise<number> {
   const top = topHeight(cut)
   const progress = progressCounter(ctx, start, cut, hooks)
   // Prefetched windows are cancelled with the copy when it fails.
@@ -68,6 +70,7 @@ async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hoo
   const fetching: Array<Promise<FetchedWindow>> = []
   let next = start
   let adoptedAt = Date.now()
+  let wrote = 0
   const launch = (): void => {
     const window: Window = planWindow(ctx, next, top)
     next = window.maxheight + 1
@@ -80,7 +83,7 @@ async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hoo
     while (fetching.length > 0 || next <= top) {
       while (fetching.length <= windowsAhead && next <= top) launch()
       const window = await fetching.shift()!
-      await writeWindow(ctx, window, hooks)
+      wrote += await writeWindow(ctx, window, hooks)
       progress(window.window.maxheight)
       if (window.window.maxheight < top && Date.now() - adoptedAt >= adoptEveryMs) {
         await adoptLimitedCut(ctx, window.window.maxheight)
@@ -90,24 +93,22 @@ async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hoo
   } finally {
     cancel.abort()
   }
+  return wrote
 }
 
-// Writes one window and reports its pages, each with the blocks that were new.
-async function writeWindow(ctx: IngestContext, fetched: FetchedWindow, hooks: CopyHooks): Promise<void> {
+// Writes one window and reports its pages, each with the blocks that were new; answers how many
+// blocks it wrote (repairs included).
+async function writeWindow(ctx: IngestContext, fetched: FetchedWindow, hooks: CopyHooks): Promise<number> {
   const pages = fetched.pages.map((page) => ({ ...page, inserted: 0 }))
   const pageOf = new Map<string, (typeof pages)[number]>()
   for (const page of pages) for (const served of page.blocks) pageOf.set(hashMapKey(served.block.header.hash), page)
-  const stop = ctx.tally.observe((header) => {
+  const written = await insertWithAncestry(
+    ctx,
+    pages.flatMap((page) => page.blocks),
+  )
+  for (const header of written) {
     const page = pageOf.get(hashMapKey(header.hash))
     if (page !== undefined) page.inserted += 1
-  })
-  try {
-    await insertWithAncestry(
-      ctx,
-      pages.flatMap((page) => page.blocks),
-    )
-  } finally {
-    stop()
   }
   for (const page of pages) {
     const first = page.blocks[0]?.block.header
@@ -121,6 +122,7 @@ async function writeWindow(ctx: IngestContext, fetched: FetchedWindow, hooks: Co
       inserted: page.inserted,
     })
   }
+  return written.length
 }
 
 // Progress in heights summed over the chains of the cut: from `start` to each chain's head.

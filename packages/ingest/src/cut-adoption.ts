@@ -3,6 +3,7 @@ import { InvalidCutError } from '@weft/store'
 import type { IngestContext } from './context.js'
 import { UpstreamResponseError } from './errors.js'
 import { reach, type Wanted, want } from './reach.js'
+import type { Written } from './served-blocks.js'
 import type { UpstreamCut } from './upstream-api.js'
 
 /** Reads the current upstream's cut (retried and failed over like every request) and keeps it as that upstream's latest. */
@@ -32,12 +33,12 @@ export function cutTargets(cut: UpstreamCut): Wanted {
 
 /**
  * Makes the upstream's cut the store's: fetches the heads (and their ancestry) the store lacks,
- * then adopts. A cut that names a head at another height than the head's own, or whose chains are
- * not those of the network's graph at its lowest head, is the upstream's fault: that upstream is
- * demoted.
+ * then adopts; answers the blocks it wrote. A cut that names a head at another height than the
+ * head's own, or whose chains are not those of the network's graph at its lowest head, is the
+ * upstream's fault: that upstream is demoted.
  */
-export async function adoptUpstreamCut(ctx: IngestContext, cut: UpstreamCut): Promise<void> {
-  await reach(ctx, cutTargets(cut))
+export async function adoptUpstreamCut(ctx: IngestContext, cut: UpstreamCut): Promise<Written> {
+  const written = await reach(ctx, cutTargets(cut))
   const misplaced = await misplacedHead(ctx, cut)
   if (misplaced !== undefined) throw demoteCurrent(ctx, new UpstreamResponseError(`Expected the upstream's cut to ${misplaced}`))
   try {
@@ -49,6 +50,7 @@ export async function adoptUpstreamCut(ctx: IngestContext, cut: UpstreamCut): Pr
       new UpstreamResponseError(`Expected the upstream's cut to be a cut of ${ctx.network.name}: ${error.message}`, { cause: error }),
     )
   }
+  return written
 }
 
 // What is wrong with a head the cut names at a height that is not its stored header's (heights that

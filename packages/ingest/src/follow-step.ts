@@ -1,10 +1,17 @@
+import type { Header } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
 import type { IngestContext } from './context.js'
 import { farHeights } from './copy.js'
 import { adoptUpstreamCut, readCut } from './cut-adoption.js'
 import { insertWithAncestry, reach, type Wanted } from './reach.js'
-import type { ServedBlock } from './served-blocks.js'
+import type { ServedBlock, Written } from './served-blocks.js'
 import { followCursor } from './upstream-api.js'
+
+/** How a follow step ended ('far': a block too far above the store, nothing fetched past it; 'swept': pages were read for orphans), and the blocks it wrote. */
+export interface StepResult {
+  readonly outcome: 'far' | 'swept' | 'done'
+  readonly wrote: number
+}
 
 /**
  * One step of following: fetches the announced blocks the store lacks (with their ancestry and
@@ -16,37 +23,51 @@ import { followCursor } from './upstream-api.js'
  * after the block that won over it): 'swept'. Answers 'far' without fetching when a block is too far
  * above the store for branch queries: the caller copies by pages instead.
  */
-export async function followStep(ctx: IngestContext, announced: Wanted, announcedAll: boolean): Promise<'far' | 'swept' | 'done'> {
-  if (tooFar(ctx, announced)) return 'far'
-  const lows = new Map<number, number>()
-  const stop = ctx.tally.observe((header) => {
-    lows.set(header.chainId, Math.min(lows.get(header.chainId) ?? header.height, header.height))
-  })
-  try {
-    await reach(ctx, announced)
-    const cut = await readCut(ctx)
-    const heads: Wanted = new Map([...cut].map(([chain, head]) => [chain, new Map([[hashMapKey(head.hash), head]])]))
-    if (tooFar(ctx, heads)) return 'far'
-    await reach(ctx, heads)
-    const sweeps = lows.size > 0 && !(announcedAll && ctx.pool.current?.api?.target.profile === 'spec')
-    if (sweeps) await sweep(ctx, lows)
-    await adoptUpstreamCut(ctx, cut)
-    return sweeps ? 'swept' : 'done'
-  } finally {
-    stop()
-  }
+export async function followStep(ctx: IngestContext, announced: Wanted, announcedAll: boolean): Promise<StepResult> {
+  if (tooFar(ctx, announced)) return { outcome: 'far', wrote: 0 }
+  const reached = await reach(ctx, announced)
+  const cut = await readCut(ctx)
+  const heads: Wanted = new Map([...cut].map(([chain, head]) => [chain, new Map([[hashMapKey(head.hash), head]])]))
+  if (tooFar(ctx, heads)) return { outcome: 'far', wrote: reached.length }
+  const written = reached.concat(await reach(ctx, heads))
+  const sweeps = written.length > 0 && !(announcedAll && ctx.pool.current?.api?.target.profile === 'spec')
+  const swept = sweeps ? await sweep(ctx, stepSweep(written, ctx.settings.resumeMargin)) : []
+  const adopted = await adoptUpstreamCut(ctx, cut)
+  return { outcome: sweeps ? 'swept' : 'done', wrote: written.length + swept.length + adopted.length }
 }
 
 /**
  * Reads a page of every chain from `resumeMargin` heights below its best stored block, and stores
  * the orphans it lacks there: for those an upstream wrote after the pages or sweeps around them were
- * read, when no later step would sweep their chain (the upstream stopped producing).
+ * read, when no later step would sweep their chain (the upstream stopped producing). Answers the
+ * blocks it wrote.
  */
-export async function sweepTips(ctx: IngestContext): Promise<void> {
-  const tips = new Map([...ctx.store.heads()].map(([chain, head]) => [chain, head.height]))
-  // No higher than the tips: blocks above them are the steps' and the copies' to fetch, by windows.
-  await sweep(ctx, tips, tips)
+export async function sweepTips(ctx: IngestContext): Promise<number> {
+  return (await sweep(ctx, tipSweep(ctx.store.heads(), ctx.settings.resumeMargin))).length
 }
+
+/** Heights a sweep reads on a chain: from `minheight` up, to `maxheight` when it has one. */
+export interface SweepRange {
+  readonly minheight: number
+  readonly maxheight: number | undefined
+}
+
+/** A step's sweep: each chain it wrote on, from `resumeMargin` (at least 1) below its lowest new block up, orphans above included. */
+export function stepSweep(written: ReadonlyArray<Pick<Header, 'chainId' | 'height'>>, resumeMargin: number): Map<number, SweepRange> {
+  const lows = new Map<number, number>()
+  for (const header of written) lows.set(header.chainId, Math.min(lows.get(header.chainId) ?? header.height, header.height))
+  return new Map([...lows].map(([chain, low]) => [chain, { minheight: below(low, resumeMargin), maxheight: undefined }]))
+}
+
+/**
+ * The sweep of a quiet upstream: every chain from `resumeMargin` (at least 1) below its tip up to
+ * the tip. No higher: blocks above the tips are the steps' and the copies' to fetch, by windows.
+ */
+export function tipSweep(tips: ReadonlyMap<number, { readonly height: number }>, resumeMargin: number): Map<number, SweepRange> {
+  return new Map([...tips].map(([chain, tip]) => [chain, { minheight: below(tip.height, resumeMargin), maxheight: tip.height }]))
+}
+
+const below = (height: number, resumeMargin: number): number => Math.max(0, height - Math.max(1, resumeMargin))
 
 // Whether a wanted block lies more than a copy's margin above the store's best block of its chain.
 function tooFar(ctx: IngestContext, wanted: Wanted): boolean {
@@ -59,12 +80,11 @@ function tooFar(ctx: IngestContext, wanted: Wanted): boolean {
   return false
 }
 
-// Reads each chain from a margin below its lowest new block up (to `highs`' height when given), and
-// stores the blocks it lacks there.
-async function sweep(ctx: IngestContext, lows: ReadonlyMap<number, number>, highs?: ReadonlyMap<number, number>): Promise<void> {
+// Reads the pages of each chain's range and stores the blocks it lacks there; answers them.
+async function sweep(ctx: IngestContext, ranges: ReadonlyMap<number, SweepRange>): Promise<Written> {
   const found: ServedBlock[] = []
   await Promise.all(
-    [...lows].map(async ([chain, low]) => {
+    [...ranges].map(async ([chain, range]) => {
       const followed = new Set<string>()
       let next: string | undefined
       do {
@@ -72,12 +92,7 @@ async function sweep(ctx: IngestContext, lows: ReadonlyMap<number, number>, high
           ctx.pool.use(
             'orphan sweep',
             async (api, from) => {
-              const query = {
-                minheight: Math.max(0, low - Math.max(1, ctx.settings.resumeMargin)),
-                maxheight: highs?.get(chain),
-                limit: ctx.settings.pageSize,
-                next,
-              }
+              const query = { ...range, limit: ctx.settings.pageSize, next }
               const answer = await api.blockPage(chain, query, ctx.signal)
               return { page: { ...answer, next: followCursor(followed, answer.next, from.url) }, entry: from }
             },
@@ -91,5 +106,5 @@ async function sweep(ctx: IngestContext, lows: ReadonlyMap<number, number>, high
   )
   const refs = await ctx.store.getRefs(found.map((served) => served.block.header.hash))
   const unknown = found.filter((_, index) => refs[index] === undefined)
-  if (unknown.length > 0) await insertWithAncestry(ctx, unknown)
+  return unknown.length === 0 ? [] : insertWithAncestry(ctx, unknown)
 }

@@ -6,6 +6,7 @@ import { createContext, type IngestContext } from './context.js'
 import { copy } from './copy.js'
 import { IngestStoppedError } from './errors.js'
 import { followStep, sweepTips } from './follow-step.js'
+import { InsertRate } from './insert-rate.js'
 import { type IngestOptions, type IngestSettings, resolveIngestOptions } from './options.js'
 import { type Wanted, want } from './reach.js'
 import { type IngestPhase, type IngestStatus, readiness } from './status.js'
@@ -44,6 +45,8 @@ class IngestRunner implements Ingest {
   readonly #settings: IngestSettings
   readonly #controller = new AbortController()
   readonly #ctx: IngestContext
+  readonly #rate = new InsertRate()
+  readonly #unsubscribe: () => void
   #phase: IngestPhase = 'starting'
   #announced: Wanted = new Map()
   #announcedCount = 0
@@ -68,8 +71,12 @@ class IngestRunner implements Ingest {
     })
     // A caller that never looks at `done` must not see an unhandled rejection.
     this.done.catch(() => undefined)
-    this.#ctx.tally.observe((header) => {
+    // The status counts every block the store writes; while following, each is told as an event.
+    this.#unsubscribe = settings.store.subscribe((event) => {
+      if (event.type !== 'inserted') return
+      this.#rate.count()
       this.#lastActivityAt = Date.now()
+      const { header } = event
       if (this.#phase === 'following')
         settings.onEvent?.({ type: 'inserted', chain: header.chainId, height: header.height, hash: encodeHash(header.hash) })
     })
@@ -107,7 +114,7 @@ class IngestRunner implements Ingest {
   }
 
   status(): IngestStatus {
-    const { store, pool, tally } = this.#ctx
+    const { store, pool } = this.#ctx
     const settings = this.#settings
     const upstreams = pool.status()
     const { ready, lag } = readiness({
@@ -125,8 +132,8 @@ class IngestRunner implements Ingest {
       maxLag: settings.maxLag,
       staleAfter: settings.staleAfter,
       upstreams,
-      inserted: tally.total,
-      blocksPerSecond: tally.blocksPerSecond(),
+      inserted: this.#rate.total,
+      blocksPerSecond: this.#rate.blocksPerSecond(),
       retries: pool.retries,
       failovers: pool.failovers,
       rejected: this.#ctx.rejected,
@@ -186,20 +193,18 @@ class IngestRunner implements Ingest {
 
   // One copy up to the upstream's cut; true when ingest is done (no following).
   async #copy(): Promise<boolean> {
-    const { tally, network } = this.#ctx
+    const { network } = this.#ctx
     const settings = this.#settings
     this.#needCopy = false
     this.#phase = 'copying'
-    const before = tally.total
     const started = Date.now()
-    await copy(this.#ctx, {
+    const inserted = await copy(this.#ctx, {
       onPage: (page) => settings.onEvent?.({ type: 'page', ...page }),
       onProgress: (done, total) => settings.onProgress?.(done, total),
     })
     this.#phase = 'following'
     this.#sweepDue = true
     this.#lastActivityAt = Date.now()
-    const inserted = tally.total - before
     settings.logger.info({ upstream: this.#ctx.pool.current?.url, inserted, ms: Date.now() - started }, 'copied up to the upstream cut')
     settings.onEvent?.({ type: 'synced', inserted, chains: network.graphs[0]?.graph.size ?? 0 })
     return !settings.follow
@@ -213,9 +218,9 @@ class IngestRunner implements Ingest {
     this.#announced = new Map()
     this.#announcedCount = 0
     this.#cutDirty = false
-    const result = await followStep(this.#ctx, announced, announcedAll)
-    if (result === 'far') this.#needCopy = true
-    else if (result === 'swept') this.#sweepDue = true
+    const { outcome } = await followStep(this.#ctx, announced, announcedAll)
+    if (outcome === 'far') this.#needCopy = true
+    else if (outcome === 'swept') this.#sweepDue = true
   }
 
   // After a failed round: a copy is due, after a backoff that grows with consecutive failures.
@@ -294,7 +299,7 @@ class IngestRunner implements Ingest {
   }
 
   #release(): void {
-    this.#ctx.tally.close()
+    this.#unsubscribe()
     this.#ctx.http.close()
   }
 }

@@ -1,9 +1,8 @@
 import { genesisHeight } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
-import { MissingAdjacentError, MissingParentError } from '@weft/store'
 import type { IngestContext } from './context.js'
 import { UpstreamHttpError, UpstreamResponseError } from './errors.js'
-import { insertServed, type ServedBlock } from './served-blocks.js'
+import { insertServed, type ServedBlock, type Written } from './served-blocks.js'
 import { cursorRefused, type FetchedPage, followCursor } from './upstream-api.js'
 import type { UpstreamEntry } from './upstream-entry.js'
 
@@ -39,9 +38,9 @@ const maxRepairs = 8
  * Fetches, with branch queries, every block the store lacks of the ancestry of `targets` and of the
  * neighbours those blocks name, then inserts them parent first. Lower bounds are the store's own
  * blocks of the chain (its best block and the cut's head), so a query returns what is missing from
- * the fork point up; an upper bound the upstream does not know is skipped. Returns the blocks written.
+ * the fork point up; an upper bound the upstream does not know is skipped. Answers what it wrote.
  */
-export async function reach(ctx: IngestContext, targets: Wanted): Promise<number> {
+export async function reach(ctx: IngestContext, targets: Wanted): Promise<Written> {
   const collected = new Map<string, ServedBlock>()
   let missing = await unstored(ctx, targets, collected)
   for (let round = 0; missing.size > 0; round++) {
@@ -53,26 +52,30 @@ export async function reach(ctx: IngestContext, targets: Wanted): Promise<number
     await Promise.all([...missing].map(([chain, chainTargets]) => fetchBranch(ctx, chain, [...chainTargets.values()], round, collected)))
     missing = await unstored(ctx, namedBy(ctx, collected), collected)
   }
-  return collected.size === 0 ? 0 : insertServed(ctx, [...collected.values()])
+  if (collected.size === 0) return []
+  const outcome = await insertServed(ctx, [...collected.values()])
+  if (outcome.missing !== undefined) throw outcome.missing
+  return outcome.written
 }
 
 /**
  * Inserts `blocks` parent first; when the store refuses one for a missing parent or adjacent (a
  * fork that grew below where the pages began, a neighbour written upstream after its chain's page
  * was read), fetches with `reach` the ancestry of every parent and neighbour the blocks name that is
- * neither among them nor stored, and tries again, a few times at most.
+ * neither among them nor stored, and tries again, a few times at most. Answers everything it wrote,
+ * the repairs' blocks included.
  */
-export async function insertWithAncestry(ctx: IngestContext, blocks: readonly ServedBlock[]): Promise<number> {
+export async function insertWithAncestry(ctx: IngestContext, blocks: readonly ServedBlock[]): Promise<Written> {
+  let written: Written = []
   for (let attempt = 0; ; attempt++) {
-    try {
-      return await insertServed(ctx, blocks)
-    } catch (error) {
-      if (attempt === maxRepairs || !(error instanceof MissingParentError || error instanceof MissingAdjacentError)) throw error
-      if (!blocks.some((served) => served.block.header.hash.equals(error.hash))) throw error
-      // One repair for every missing reference of the batch, not one per refusal: a window read
-      // while the upstream kept writing can lack many blocks at once.
-      await reach(ctx, namedOutside(ctx, blocks))
-    }
+    const outcome = await insertServed(ctx, blocks)
+    written = written.concat(outcome.written)
+    const { missing } = outcome
+    if (missing === undefined) return written
+    if (attempt === maxRepairs || !blocks.some((served) => served.block.header.hash.equals(missing.hash))) throw missing
+    // One repair for every missing reference of the batch, not one per refusal: a window read
+    // while the upstream kept writing can lack many blocks at once.
+    written = written.concat(await reach(ctx, namedOutside(ctx, blocks)))
   }
 }
 

@@ -3,7 +3,7 @@ import { readCut } from '../src/cut-adoption.js'
 import { insertWithAncestry, reach, type Wanted, want } from '../src/reach.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { contextOf, stillRunningAfter } from './fixtures/ingests.js'
-import { blocksOf, filledStore, followerStore } from './fixtures/stores.js'
+import { blocksOf, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
 
 t.test('reach fetches the ancestry of its targets and of the neighbours they name, and skips what the upstream lacks', async (t) => {
   const source = await filledStore(t, 600, { forkRate: 0.3, seed: 'reach' })
@@ -15,17 +15,22 @@ t.test('reach fetches the ancestry of its targets and of the neighbours they nam
   // Every block of chain 0 (more than the 32 bounds of one query), and one the upstream never heard of.
   for (const { header } of all.filter((block) => block.header.chainId === 0)) want(wanted, 0, header)
   want(wanted, 1, { hash: Buffer.alloc(32, 7), height: 3 })
-  const inserted = await reach(ctx, wanted)
-  t.ok(inserted > 40, `${inserted} blocks: chain 0 and the neighbours it names, down to genesis`)
+  const before = await storedCount(store)
+  const written = await reach(ctx, wanted)
+  t.ok(written.length > 40, `${written.length} blocks: chain 0 and the neighbours it names, down to genesis`)
+  t.equal(await storedCount(store), before + written.length, 'it answers every block it wrote')
+  t.equal(new Set(written.map((header) => header.hash.toString('hex'))).size, written.length, 'each once')
   for (const { header } of all.filter((block) => block.header.chainId === 0)) {
     if ((await store.getRefs([header.hash]))[0] === undefined) t.fail(`block ${header.height} of chain 0 missing`)
   }
-  t.equal(await reach(ctx, wanted), 0, 'nothing more to fetch')
+  t.same(await reach(ctx, wanted), [], 'nothing more to fetch')
   t.ok(
     upstream.requests.filter((request) => request.startsWith('POST')).length >= 3,
     'several queries: bounds in chunks of 32, the unknown one asked alone',
   )
 })
+
+const storedCount = async (store: Parameters<typeof storedHashes>[0]): Promise<number> => (await storedHashes(store)).flat().length
 
 // An upstream of 400 blocks without forks, and a follower that holds its heights 0-5.
 async function followerUpToFive(t: Test, seed: string) {
@@ -43,8 +48,12 @@ t.test('a refused insert fetches the missing parent and neighbours, then tries a
   const { store, ctx, all, entry } = await followerUpToFive(t, 'repair')
   // A block 3 above: its parent, its parent's parent and the neighbours all three name are missing.
   const lone = all.find((block) => block.header.chainId === 7 && block.header.height === 8)!
-  t.equal(await insertWithAncestry(ctx, [{ block: lone, from: entry }]), 1)
+  const before = await storedCount(store)
+  const written = await insertWithAncestry(ctx, [{ block: lone, from: entry }])
   t.ok(store.heads().get(7)!.hash.equals(lone.header.hash))
+  t.ok(written.at(-1)?.hash.equals(lone.header.hash), 'it answers the block, written last')
+  t.ok(written.length >= 3 && written.some((header) => header.hash.equals(lone.header.parent)), "and the repair's blocks")
+  t.equal(await storedCount(store), before + written.length, 'every block written, once')
 })
 
 t.test('one repair fetches every missing parent and neighbour of the batch, however many blocks lack one', async (t) => {
@@ -53,13 +62,12 @@ t.test('one repair fetches every missing parent and neighbour of the batch, howe
   const batch = all.filter((block) => block.header.height === 7)
   t.ok(batch.length > 8, `${batch.length} blocks, each refused on its own`)
   const before = upstream.requests.filter((request) => request.startsWith('POST')).length
-  t.equal(
-    await insertWithAncestry(
-      ctx,
-      batch.map((block) => ({ block, from: entry })),
-    ),
-    batch.length,
+  const written = await insertWithAncestry(
+    ctx,
+    batch.map((block) => ({ block, from: entry })),
   )
+  t.same(written.filter((header) => header.height === 7).length, batch.length, 'the batch written, after the height 6 the repair fetched')
+  t.ok(written.every((header, index) => index === 0 || header.height >= written[index - 1]!.height))
   for (const block of batch)
     t.ok(store.heads().get(block.header.chainId)!.hash.equals(block.header.hash), `chain ${block.header.chainId} at 7`)
   const queries = upstream.requests.filter((request) => request.startsWith('POST')).length - before
