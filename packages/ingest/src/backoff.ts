@@ -16,6 +16,18 @@ export function backoffDelay(failures: number, options: BackoffOptions, random: 
   return Math.round(step / 2 + (step / 2) * random)
 }
 
+// An upstream's Retry-After is honoured up to an hour: an upstream cannot park this node for good.
+const maxRetryAfterMs = 3_600_000
+
+/**
+ * Milliseconds before an upstream is asked again after its `failures`-th failure in a row: the
+ * backoff, or its `Retry-After` (`retryAfterMs`) when that is longer, up to an hour. A floor, never
+ * a replacement: `Retry-After: 0`, or a date already past (a clock behind), waits the backoff.
+ */
+export function attemptDelay(failures: number, retryAfterMs: number | undefined, options: BackoffOptions, random: number): number {
+  return Math.max(Math.min(retryAfterMs ?? 0, maxRetryAfterMs), backoffDelay(failures, options, random))
+}
+
 /** Whether a failure is worth another attempt: no answer, a 5xx, or 429 (too many requests). */
 export function isTransient(error: unknown): error is UpstreamUnreachableError | UpstreamHttpError {
   if (error instanceof UpstreamUnreachableError) return true

@@ -1,5 +1,5 @@
 import type { NetworkName, Profile } from '@weft/types'
-import { type BackoffOptions, backoffDelay, isTransient, pause } from './backoff.js'
+import { attemptDelay, type BackoffOptions, backoffDelay, isTransient, pause } from './backoff.js'
 import { IngestStoppedError, UpstreamHttpError, UpstreamRefusedError, UpstreamResponseError } from './errors.js'
 import type { HttpClient } from './http-client.js'
 import type { IngestLogger } from './logger.js'
@@ -22,8 +22,6 @@ export interface UpstreamPoolOptions {
   readonly attempts: number
   readonly random: () => number
 }
-
-const maxRetryAfterMs = 3_600_000
 
 /**
  * The upstreams in order of preference, and the one in use. Requests go to the current upstream;
@@ -116,12 +114,8 @@ export class UpstreamPool {
     entry.lastFailureAt = now
     entry.failures += 1
     entry.retries += 1
-    // Honoured, up to an hour: an upstream cannot park this node for good. A floor, not a
-    // replacement: `Retry-After: 0` or a date past (a clock behind) must not ask again at once.
-    const retryAfter =
-      error instanceof UpstreamHttpError && error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, maxRetryAfterMs) : undefined
-    const backoff = backoffDelay(entry.failures, this.#options.backoff, this.#options.random())
-    const delay = Math.max(retryAfter ?? 0, backoff)
+    const retryAfter = error instanceof UpstreamHttpError ? error.retryAfterMs : undefined
+    const delay = attemptDelay(entry.failures, retryAfter, this.#options.backoff, this.#options.random())
     entry.nextAttemptAt = now + delay
     entry.lastError = failureOf(error, now)
     this.#options.logger.warn(
