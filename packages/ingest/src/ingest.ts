@@ -1,16 +1,14 @@
 import { errorCode } from '@weft/errors'
 import { encodeHash } from '@weft/hash-text'
 import { CorruptStoreError, StoreClosedError } from '@weft/store'
-import { backoffDelay, pause } from './backoff.js'
 import { createContext, type IngestContext } from './context.js'
-import { copy } from './copy.js'
 import { IngestStoppedError } from './errors.js'
-import { followStep, sweepTips } from './follow-step.js'
 import { InsertRate } from './insert-rate.js'
 import { type IngestOptions, type IngestSettings, resolveIngestOptions } from './options.js'
-import { type Wanted, want } from './reach.js'
-import { type IngestPhase, type IngestStatus, readiness } from './status.js'
-import { type Announcement, UpdateStream } from './update-stream.js'
+import { initialSchedule, nextWork, reduce, type Schedule, type ScheduleEvent, streamRetry } from './schedule.js'
+import { type IngestStatus, readiness } from './status.js'
+import { type StreamEnd, type StreamRetry, UpdateStream } from './update-stream.js'
+import { type RunnableWork, reportCopied, runWork } from './work.js'
 
 /** A running ingest: see `createIngest`. */
 export interface Ingest {
@@ -23,12 +21,6 @@ export interface Ingest {
   /** The figures of this moment: phase, readiness, lag per chain, upstreams, rates and counts. */
   status(): IngestStatus
 }
-
-// Announcements kept while a step runs; past this many, they are dropped for one read of the cut.
-const maxAnnounced = 10_000
-// Poll intervals without a new block or an announcement after which the upstream counts as quiet:
-// then every chain's tip is swept once for orphans written late (see `sweepTips`).
-const quietPolls = 3
 
 /**
  * Pulls blocks from the upstreams into the store (opened with `cutPolicy: 'adopted'`): copies by
@@ -47,16 +39,8 @@ class IngestRunner implements Ingest {
   readonly #ctx: IngestContext
   readonly #rate = new InsertRate()
   readonly #unsubscribe: () => void
-  #phase: IngestPhase = 'starting'
-  #announced: Wanted = new Map()
-  #announcedCount = 0
-  #cutDirty = false
-  #needCopy = true
-  // A copy or a sweeping step wrote blocks since the last sweep of every chain's tip.
-  #sweepDue = false
-  // The upstream was quiet with a sweep due: sweep the tips at the next turn of the loop.
-  #quietSweep = false
-  #lastActivityAt = 0
+  // What the scheduling decides on: changed only by `#apply`, read by `nextWork`.
+  #schedule: Schedule
   #wake: (() => void) | undefined
   #stream: UpdateStream | undefined
   #probing = false
@@ -66,6 +50,7 @@ class IngestRunner implements Ingest {
   constructor(settings: IngestSettings) {
     this.#settings = settings
     this.#ctx = createContext(settings, this.#controller.signal)
+    this.#schedule = initialSchedule(settings)
     this.done = new Promise((resolve, reject) => {
       this.#settle = { resolve, reject }
     })
@@ -75,9 +60,8 @@ class IngestRunner implements Ingest {
     this.#unsubscribe = settings.store.subscribe((event) => {
       if (event.type !== 'inserted') return
       this.#rate.count()
-      this.#lastActivityAt = Date.now()
       const { header } = event
-      if (this.#phase === 'following')
+      if (this.#schedule.phase === 'following')
         settings.onEvent?.({ type: 'inserted', chain: header.chainId, height: header.height, hash: encodeHash(header.hash) })
     })
   }
@@ -95,7 +79,7 @@ class IngestRunner implements Ingest {
     this.#running = this.#run().then(
       () => this.#settle.resolve(),
       (error: unknown) => {
-        this.#phase = 'failed'
+        if (this.#schedule.phase !== 'failed') this.#apply({ type: 'failed', at: Date.now(), fatal: true, random: 0 })
         this.#settings.logger.error({ reason: (error as Error).message, code: errorCode(error) }, 'ingest stopped by a failure')
         this.#settle.reject(error)
       },
@@ -104,12 +88,13 @@ class IngestRunner implements Ingest {
 
   async stop(): Promise<void> {
     this.#controller.abort()
-    this.#wake?.()
     if (this.#running === undefined) {
+      // Never started: its phase stays 'starting'.
       this.#release()
       this.#settle.resolve()
       return
     }
+    this.#apply({ type: 'stopped', at: Date.now() })
     await this.#running
   }
 
@@ -117,6 +102,7 @@ class IngestRunner implements Ingest {
     const { store, pool } = this.#ctx
     const settings = this.#settings
     const upstreams = pool.status()
+    const { phase } = this.#schedule
     const { ready, lag } = readiness({
       cut: store.cut(),
       heads: store.heads(),
@@ -126,8 +112,8 @@ class IngestRunner implements Ingest {
       now: Date.now(),
     })
     return {
-      phase: this.#phase,
-      ready: ready && this.#phase !== 'stopped' && this.#phase !== 'failed',
+      phase,
+      ready: ready && phase !== 'stopped' && phase !== 'failed',
       lag,
       maxLag: settings.maxLag,
       staleAfter: settings.staleAfter,
@@ -140,50 +126,35 @@ class IngestRunner implements Ingest {
     }
   }
 
+  // Applies what happened to the schedule, and wakes the loop to decide again.
+  #apply(event: ScheduleEvent): void {
+    this.#schedule = reduce(this.#schedule, event)
+    this.#wake?.()
+  }
+
+  // The loop: runs what `nextWork` gives, one piece at a time, until it gives the end.
   async #run(): Promise<void> {
     const { signal } = this.#ctx
     const ticker = setInterval(() => this.#tick(), this.#settings.pollInterval).unref()
     let streaming: Promise<void> | undefined
     if (this.#settings.follow) {
       this.#stream = new UpdateStream(this.#ctx, {
-        announce: (announcement) => this.#onAnnounce(announcement),
-        connected: (_entry, afterEvents) => this.#onConnected(afterEvents),
+        announce: (announcement) => this.#apply({ type: 'announce', at: Date.now(), announcement }),
+        connected: () => this.#apply({ type: 'connected', at: Date.now() }),
+        heard: () => this.#apply({ type: 'heard', at: Date.now() }),
+        ended: (end) => this.#streamEnded(end),
       })
       streaming = this.#stream.run()
     }
     try {
-      let failures = 0
-      while (!signal.aborted) {
-        try {
-          if (this.#needCopy) {
-            if (await this.#copy()) return
-          } else if (this.#announcedCount > 0 || this.#cutDirty) {
-            await this.#step()
-          } else if (this.#quietSweep) {
-            this.#quietSweep = false
-            this.#sweepDue = false
-            await sweepTips(this.#ctx)
-          } else {
-            await new Promise<void>((resolve) => {
-              this.#wake = resolve
-            })
-          }
-          failures = 0
-        } catch (error) {
-          if (signal.aborted || error instanceof IngestStoppedError) return
-          if (this.#settings.failFast || error instanceof StoreClosedError || error instanceof CorruptStoreError) throw error
-          failures += 1
-          try {
-            await this.#recover(error, failures)
-          } catch (stopped) {
-            // stop() during the backoff is a stop, not a failure.
-            if (stopped instanceof IngestStoppedError) return
-            throw stopped
-          }
-        }
+      for (;;) {
+        const work = nextWork(this.#schedule, Date.now())
+        if (work.kind === 'end' || signal.aborted) return
+        if (work.kind === 'wait') await this.#waitUntil(work.until)
+        else await this.#perform(work)
       }
     } finally {
-      this.#phase = this.#phase === 'failed' ? 'failed' : 'stopped'
+      this.#apply({ type: 'stopped', at: Date.now() })
       clearInterval(ticker)
       this.#controller.abort()
       await streaming?.catch(() => undefined)
@@ -191,96 +162,63 @@ class IngestRunner implements Ingest {
     }
   }
 
-  // One copy up to the upstream's cut; true when ingest is done (no following).
-  async #copy(): Promise<boolean> {
-    const { network } = this.#ctx
-    const settings = this.#settings
-    this.#needCopy = false
-    this.#phase = 'copying'
+  // Runs one piece of work; its end or failure goes to the schedule. A failure that ends ingest is thrown.
+  async #perform(work: RunnableWork): Promise<void> {
     const started = Date.now()
-    const inserted = await copy(this.#ctx, {
-      onPage: (page) => settings.onEvent?.({ type: 'page', ...page }),
-      onProgress: (done, total) => settings.onProgress?.(done, total),
+    this.#apply({ type: 'started', at: started, work: work.kind })
+    try {
+      const result = await runWork(this.#ctx, work)
+      this.#apply({ type: 'done', at: Date.now(), ...result })
+      if (work.kind === 'copy') reportCopied(this.#ctx, result.wrote, Date.now() - started)
+    } catch (error) {
+      // stop() is a stop, not a failure.
+      if (this.#ctx.signal.aborted || error instanceof IngestStoppedError) {
+        this.#apply({ type: 'stopped', at: Date.now() })
+        return
+      }
+      const fatal = error instanceof StoreClosedError || error instanceof CorruptStoreError
+      this.#apply({ type: 'failed', at: Date.now(), fatal, random: Math.random() })
+      if (this.#schedule.phase === 'failed') throw error
+      this.#settings.logger.warn(
+        {
+          upstream: this.#ctx.pool.current?.url,
+          reason: error instanceof Error ? error.message : String(error),
+          code: errorCode(error),
+          attempt: this.#schedule.failures,
+          nextAttempt: new Date(this.#schedule.retryAt).toISOString(),
+        },
+        'ingest round failed; copying again after a backoff',
+      )
+    }
+  }
+
+  // Resolves at `until` (never, when infinite), at the next event, or at stop().
+  #waitUntil(until: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = Number.isFinite(until) ? setTimeout(() => this.#wake?.(), Math.max(0, until - Date.now())) : undefined
+      this.#wake = () => {
+        clearTimeout(timer)
+        this.#wake = undefined
+        resolve()
+      }
+      if (this.#ctx.signal.aborted) this.#wake()
     })
-    this.#phase = 'following'
-    this.#sweepDue = true
-    this.#lastActivityAt = Date.now()
-    settings.logger.info({ upstream: this.#ctx.pool.current?.url, inserted, ms: Date.now() - started }, 'copied up to the upstream cut')
-    settings.onEvent?.({ type: 'synced', inserted, chains: network.graphs[0]?.graph.size ?? 0 })
-    return !settings.follow
   }
 
-  // One follow step on what was announced; announcements name every block written only when the
-  // cut needed no read of its own (the stream was open throughout and nothing was dropped).
-  async #step(): Promise<void> {
-    const announced = this.#announced
-    const announcedAll = !this.#cutDirty
-    this.#announced = new Map()
-    this.#announcedCount = 0
-    this.#cutDirty = false
-    const { outcome } = await followStep(this.#ctx, announced, announcedAll)
-    if (outcome === 'far') this.#needCopy = true
-    else if (outcome === 'swept') this.#sweepDue = true
+  // The stream ended: the schedule decides when it is opened again.
+  #streamEnded(end: StreamEnd): StreamRetry {
+    const at = Date.now()
+    if (end.kind === 'refused') this.#apply({ type: 'streamRefused', at })
+    else if (end.kind === 'dropped') this.#apply({ type: 'streamDropped', at, events: end.events })
+    else this.#apply({ type: 'streamEnded', at, events: end.events, bad: end.bad, lived: end.lived, random: Math.random() })
+    return streamRetry(this.#schedule, at)
   }
 
-  // After a failed round: a copy is due, after a backoff that grows with consecutive failures.
-  async #recover(error: unknown, failures: number): Promise<void> {
-    const settings = this.#settings
-    this.#needCopy = true
-    const delay = backoffDelay(failures, { baseMs: settings.retryDelay, maxMs: settings.maxRetryDelay }, Math.random())
-    settings.logger.warn(
-      {
-        upstream: this.#ctx.pool.current?.url,
-        reason: error instanceof Error ? error.message : String(error),
-        code: errorCode(error),
-        attempt: failures,
-        nextAttempt: new Date(Date.now() + delay).toISOString(),
-      },
-      'ingest round failed; copying again after a backoff',
-    )
-    await pause(delay, this.#ctx.signal)
-  }
-
-  #onAnnounce(announcement: Announcement): void {
-    if (this.#announcedCount >= maxAnnounced) {
-      this.#announced = new Map()
-      this.#announcedCount = 0
-      this.#cutDirty = true
-    } else {
-      want(this.#announced, announcement.chain, announcement)
-      this.#announcedCount += 1
-    }
-    this.#lastActivityAt = Date.now()
-    this.#wake?.()
-  }
-
-  // What was announced while the stream was down is unknown. After a stream that gave events, copy
-  // again from a little below the store's blocks; during a copy, once it ends, since it may have read
-  // some chains before the gap. After one that gave none, the steps already read the cut and swept
-  // (nothing was relied on that could be missed): the next step does so again. A copy per connection
-  // would cost an upstream whose stream answers and ends at once a copy each time.
-  #onConnected(afterEvents: boolean): void {
-    if (afterEvents && (this.#phase === 'following' || this.#phase === 'copying')) this.#needCopy = true
-    else this.#cutDirty = true
-    this.#wake?.()
-  }
-
-  // The poll: reads the cut while the stream is silent or broken, sweeps the tips once the upstream
-  // is quiet, reopens the stream on the upstream in use, and probes the other upstreams.
+  // The poll: the schedule's tick (the cut read while the stream is silent or broken, the tips swept
+  // once the upstream is quiet); reopens the stream on the upstream in use, and probes the others.
   #tick(): void {
+    this.#apply({ type: 'tick', at: Date.now() })
     const stream = this.#stream
-    const now = Date.now()
-    if (
-      this.#phase === 'following' &&
-      (stream === undefined || !stream.connected || now - stream.lastByteAt >= this.#settings.pollInterval)
-    ) {
-      this.#cutDirty = true
-      this.#wake?.()
-    }
-    if (this.#phase === 'following' && this.#sweepDue && now - this.#lastActivityAt >= quietPolls * this.#settings.pollInterval) {
-      this.#quietSweep = true
-      this.#wake?.()
-    }
     if (stream?.connected && stream.upstream !== this.#ctx.pool.current) stream.reconnect()
     if (this.#probing) return
     this.#probing = true
@@ -288,10 +226,7 @@ class IngestRunner implements Ingest {
       .probe(this.#ctx.signal)
       .then(() => {
         // A current upstream that fell behind another is left for it: the cut is read from there next.
-        if (this.#ctx.pool.preferAhead(this.#settings.maxLag)) {
-          this.#cutDirty = true
-          this.#wake?.()
-        }
+        if (this.#ctx.pool.preferAhead(this.#settings.maxLag)) this.#apply({ type: 'switched', at: Date.now() })
       })
       .finally(() => {
         this.#probing = false

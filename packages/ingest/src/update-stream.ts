@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { decodeHash } from '@weft/hash-text'
-import { backoffDelay, isTransient, pause } from './backoff.js'
+import { isTransient, pause } from './backoff.js'
 import type { IngestContext } from './context.js'
 import { IngestStoppedError } from './errors.js'
 import { EventStreamParser, type ServerSentEvent } from './event-stream.js'
@@ -13,18 +13,35 @@ export interface Announcement {
   readonly hash: Buffer
 }
 
-/** What the stream tells its owner. */
-export interface UpdateStreamHandlers {
-  announce(announcement: Announcement): void
-  /**
-   * The stream (re)connected: what was announced while it was down is unknown. `afterEvents`: the
-   * stream before this one gave events, so announcements that were relied on may have been lost.
-   */
-  connected(entry: UpstreamEntry, afterEvents: boolean): void
+/**
+ * How a stream ended: by itself (`ended`: how many events it gave, whether it broke the contract,
+ * how long it was open in ms), closed by ingest to be opened on the upstream in use (`dropped`), or
+ * never opened because the upstream does not serve one (`refused`).
+ */
+export type StreamEnd =
+  | { readonly kind: 'ended'; readonly events: number; readonly bad: boolean; readonly lived: number }
+  | { readonly kind: 'dropped'; readonly events: number }
+  | { readonly kind: 'refused' }
+
+/** When the stream is opened again after it ended: in `delayMs`, after `attempt` fruitless streams in a row. */
+export interface StreamRetry {
+  readonly delayMs: number
+  readonly attempt: number
 }
 
-/** How one opened stream ended: why, how many events it gave, whether it broke the contract, and how long it was open (ms). */
-interface StreamEnd {
+/** What the stream tells its owner, which decides when it is opened again. */
+export interface UpdateStreamHandlers {
+  announce(announcement: Announcement): void
+  /** The stream (re)connected: what was announced while it was down is unknown. */
+  connected(entry: UpstreamEntry): void
+  /** The open stream sent a byte (an event or a keep-alive comment). */
+  heard(): void
+  /** The stream ended or was refused: answers when to open it again. */
+  ended(end: StreamEnd): StreamRetry
+}
+
+// How one opened stream ended, as `#read` tells it.
+interface StreamRead {
   readonly reason: string
   readonly events: number
   readonly bad: boolean
@@ -35,25 +52,16 @@ interface StreamEnd {
  * The current upstream's header update stream (`{base}/header/updates`), kept open: reconnects
  * when it ends, breaks, stays silent past `streamIdleTimeout` (not even a keep-alive comment), or
  * the pool switched to another upstream. Failures to connect count against the upstream like
- * failed requests (backoff, failover, a warn line). A stream that ends without an event, with one
- * past the parser's bound (which also demotes its upstream), or within `pollInterval` of its start,
- * is opened again after a backoff that doubles per such stream in a row: an upstream whose stream
- * answers and ends at once, with or without an event, is not asked again every `retryDelay` (and,
- * for a stream that gave events, copied from again each time).
+ * failed requests (backoff, failover, a warn line). When to open it again after it ended is the
+ * owner's decision (`handlers.ended`); an event past the parser's bound demotes its upstream.
  */
 export class UpdateStream {
   /** Whether a stream is open now. */
   connected = false
-  /** When the open stream last sent a byte (ms since the epoch); 0 before any. */
-  lastByteAt = 0
   readonly #ctx: IngestContext
   readonly #handlers: UpdateStreamHandlers
   #drop: (() => void) | undefined
   #streaming: UpstreamEntry | undefined
-  // Streams in a row that ended without an event, broke the contract or were short-lived.
-  #fruitless = 0
-  // Whether the last stream that ended gave an event.
-  #gaveEvents = false
 
   constructor(ctx: IngestContext, handlers: UpdateStreamHandlers) {
     this.#ctx = ctx
@@ -84,7 +92,7 @@ export class UpdateStream {
       const local = new AbortController()
       this.#drop = () => local.abort()
       const started = Date.now()
-      let end: StreamEnd
+      let read: StreamRead
       try {
         const res = await this.#ctx.http.stream(entry.api!.headerUpdatesUrl, {
           accept: 'text/event-stream',
@@ -93,10 +101,8 @@ export class UpdateStream {
         pool.contact(entry)
         this.#streaming = entry
         this.connected = true
-        this.lastByteAt = Date.now()
-        this.#handlers.connected(entry, this.#gaveEvents)
-        end = await this.#read(res, entry, local.signal, started)
-        this.#gaveEvents = end.events > 0
+        this.#handlers.connected(entry)
+        read = await this.#read(res, entry, local.signal, started)
       } catch (error) {
         if (signal.aborted) return
         if (local.signal.aborted) continue
@@ -105,53 +111,40 @@ export class UpdateStream {
           continue
         }
         // Not a stream this upstream serves: the cut poll carries on without one.
+        const { delayMs } = this.#handlers.ended({ kind: 'refused' })
         settings.logger.warn(
-          {
-            upstream: entry.url,
-            reason: (error as Error).message,
-            nextAttempt: new Date(Date.now() + settings.maxRetryDelay).toISOString(),
-          },
+          { upstream: entry.url, reason: (error as Error).message, nextAttempt: new Date(Date.now() + delayMs).toISOString() },
           'update stream refused; following by cut polls meanwhile',
         )
-        await pause(settings.maxRetryDelay, signal).catch(() => undefined)
+        await pause(delayMs, signal).catch(() => undefined)
         continue
       } finally {
         this.connected = false
       }
+      const dropped = local.signal.aborted
+      const { events, bad, lived } = read
+      const retry = this.#handlers.ended(dropped ? { kind: 'dropped', events } : { kind: 'ended', events, bad, lived })
       if (signal.aborted) return
-      if (local.signal.aborted) continue
-      await pause(this.#reconnectDelay(entry, end), signal).catch(() => undefined)
+      if (dropped) continue
+      settings.logger.warn(
+        {
+          upstream: entry.url,
+          reason: read.reason,
+          events,
+          openMs: lived,
+          attempt: retry.attempt,
+          delayMs: retry.delayMs,
+          nextAttempt: new Date(Date.now() + retry.delayMs).toISOString(),
+        },
+        'update stream ended; reconnecting',
+      )
+      await pause(retry.delayMs, signal).catch(() => undefined)
     }
-  }
-
-  // How long to wait before opening the stream again after `end`, logged: `retryDelay` after a
-  // stream that gave events for a while, else a backoff that grows with such streams in a row.
-  #reconnectDelay(entry: UpstreamEntry, end: StreamEnd): number {
-    const { settings } = this.#ctx
-    const fruitless = end.bad || end.events === 0 || end.lived < settings.pollInterval
-    this.#fruitless = fruitless ? this.#fruitless + 1 : 0
-    const delay =
-      this.#fruitless === 0
-        ? settings.retryDelay
-        : backoffDelay(this.#fruitless, { baseMs: settings.retryDelay, maxMs: settings.maxRetryDelay }, Math.random())
-    settings.logger.warn(
-      {
-        upstream: entry.url,
-        reason: end.reason,
-        events: end.events,
-        openMs: end.lived,
-        attempt: this.#fruitless,
-        delayMs: delay,
-        nextAttempt: new Date(Date.now() + delay).toISOString(),
-      },
-      'update stream ended; reconnecting',
-    )
-    return delay
   }
 
   // Reads events until the stream ends, breaks, idles, is dropped or breaks the contract (an event
   // past the parser's bound demotes the upstream); resolves with how it ended. `started`: when it was asked for.
-  #read(res: IncomingMessage, entry: UpstreamEntry, dropped: AbortSignal, started: number): Promise<StreamEnd> {
+  #read(res: IncomingMessage, entry: UpstreamEntry, dropped: AbortSignal, started: number): Promise<StreamRead> {
     const { pool, settings } = this.#ctx
     const parser = new EventStreamParser()
     return new Promise((resolve) => {
@@ -171,7 +164,7 @@ export class UpdateStream {
       res.on('data', (chunk: Buffer) => {
         if (done) return
         idle.refresh()
-        this.lastByteAt = Date.now()
+        this.#handlers.heard()
         pool.contact(entry)
         let parsed: ServerSentEvent[]
         try {
