@@ -121,19 +121,21 @@ export function initialSchedule(settings: ScheduleSettings): Schedule {
 
 /**
  * What ingest does next: nothing while work runs or a failed round's backoff lasts; then a copy when
- * one is due, a step when blocks were announced or the cut must be read, a sweep of the tips when
- * the upstream went quiet; else a wait for the next event.
+ * one is due, a step when blocks were announced, a sweep of the tips when the upstream went quiet, a
+ * step when the cut must be read; else a wait for the next event.
  */
 export function nextWork(schedule: Schedule, now: number): Work {
   if (schedule.phase === 'stopped' || schedule.phase === 'failed') return { kind: 'end' }
   if (schedule.running !== undefined) return { kind: 'wait', until: Number.POSITIVE_INFINITY }
   if (now < schedule.retryAt) return { kind: 'wait', until: schedule.retryAt }
   if (schedule.copyDue) return { kind: 'copy' }
+  // Before a step that only reads the cut: while the stream is silent, every poll asks for one, and
+  // steps that each outlast a poll would put the sweep off for good.
+  if (schedule.tipSweepDue && schedule.announced.length === 0) return { kind: 'sweep' }
   if (schedule.announced.length > 0 || schedule.cutDue) {
     // Announcements name every block only when the cut needed no read of its own since the last step.
     return { kind: 'step', announced: schedule.announced, announcedAll: !schedule.cutDue }
   }
-  if (schedule.tipSweepDue) return { kind: 'sweep' }
   return { kind: 'wait', until: Number.POSITIVE_INFINITY }
 }
 
