@@ -3,147 +3,14 @@ import t from 'tap'
 import { attemptDelay, backoffDelay } from '../src/backoff.js'
 import { streamRetry } from '../src/schedule.js'
 import type { Announcement } from '../src/update-stream.js'
-import { announcement, Simulation } from './fixtures/schedules.js'
-
-// What happens to an ingest, in any order: the stream's events (kept coherent: a stream connects
-// when none is open and ends when one is), the poll timer, and the runner starting, ending or
-// failing the work the schedule gives.
-type Action =
-  | { readonly kind: 'advance'; readonly ms: number }
-  | { readonly kind: 'announce'; readonly announcement: Announcement }
-  | { readonly kind: 'connected' | 'heard' | 'refused' | 'switched' | 'start' | 'stop' }
-  | { readonly kind: 'ended'; readonly events: number; readonly bad: boolean; readonly lived: number; readonly random: number }
-  | { readonly kind: 'dropped'; readonly events: number }
-  | { readonly kind: 'done'; readonly wrote: number; readonly outcome: 'far' | 'swept' | 'done' }
-  | { readonly kind: 'failed'; readonly random: number; readonly fatal: boolean }
-
-const announce: fc.Arbitrary<Action> = fc
-  .tuple(fc.integer({ min: 0, max: 19 }), fc.nat())
-  .map(([chain, height]) => ({ kind: 'announce', announcement: announcement(chain, height) }))
-
-const action: fc.Arbitrary<Action> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 15_000 }) }), weight: 20 },
-  { arbitrary: announce, weight: 15 },
-  {
-    arbitrary: fc.constantFrom<Action>({ kind: 'connected' }, { kind: 'heard' }, { kind: 'refused' }, { kind: 'switched' }),
-    weight: 10,
-  },
-  { arbitrary: fc.constant<Action>({ kind: 'start' }), weight: 20 },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('ended' as const),
-      events: fc.integer({ min: 0, max: 3 }),
-      bad: fc.boolean(),
-      lived: fc.integer({ min: 0, max: 30_000 }),
-      random: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-    }),
-    weight: 5,
-  },
-  { arbitrary: fc.record({ kind: fc.constant('dropped' as const), events: fc.integer({ min: 0, max: 3 }) }), weight: 5 },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('done' as const),
-      wrote: fc.integer({ min: 0, max: 5 }),
-      outcome: fc.constantFrom('far' as const, 'swept' as const, 'done' as const),
-    }),
-    weight: 15,
-  },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('failed' as const),
-      random: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-      fatal: fc.boolean(),
-    }),
-    weight: 10,
-  },
-  { arbitrary: fc.constant<Action>({ kind: 'stop' }), weight: 1 },
-)
-
-// A stream's life: it connects, then ends.
-const streamLife: fc.Arbitrary<Action[]> = fc
-  .record({
-    // Half of them give no event, as an upstream whose stream answers and ends at once.
-    events: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3 })),
-    bad: fc.boolean(),
-    lived: fc.integer({ min: 0, max: 30_000 }),
-    random: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-  })
-  .map((end) => [{ kind: 'connected' }, { kind: 'ended', ...end }])
-
-/** Histories of an ingest: any actions, among them whole stream lives, as an upstream whose stream keeps ending gives. */
-const history: fc.Arbitrary<Action[]> = fc
-  .array(
-    fc.oneof(
-      action.map((one) => [one]),
-      streamLife,
-    ),
-    { maxLength: 60 },
-  )
-  .map((groups) => groups.flat())
-
-const settings = fc.record({
-  follow: fc.boolean(),
-  failFast: fc.boolean(),
-  pollInterval: fc.integer({ min: 1, max: 10_000 }),
-  retryDelay: fc.integer({ min: 1, max: 1000 }),
-  maxRetryDelay: fc.integer({ min: 1000, max: 30_000 }),
-})
+import { action, announce, history, play, settings } from './fixtures/histories.js'
+import { Simulation } from './fixtures/schedules.js'
 
 // Whether ingest ended (stopped or failed).
 const over = (sim: Simulation): boolean => sim.schedule.phase === 'stopped' || sim.schedule.phase === 'failed'
 
 // The least the backoff allows after the `failures`-th failure in a row: half its step.
 const leastDelay = (failures: number, baseMs: number, maxMs: number): number => backoffDelay(failures, { baseMs, maxMs }, 0)
-
-/** Plays `actions` on a simulation; `check` sees the simulation after each one applied. Answers it. */
-function play(sim: Simulation, actions: readonly Action[], check: (sim: Simulation, action: Action) => void = () => undefined): Simulation {
-  for (const next of actions) {
-    const before = sim.schedule
-    const { stream, running } = before
-    switch (next.kind) {
-      case 'advance':
-        sim.advance(next.ms)
-        break
-      case 'announce':
-        sim.on('announce', { announcement: next.announcement })
-        break
-      case 'connected':
-        if (!stream.open) sim.on('connected')
-        break
-      case 'refused':
-        if (!stream.open) sim.on('streamRefused')
-        break
-      case 'heard':
-        if (stream.open) sim.on('heard')
-        break
-      case 'ended':
-        if (stream.open) sim.on('streamEnded', next)
-        break
-      case 'dropped':
-        if (stream.open) sim.on('streamDropped', next)
-        break
-      case 'switched':
-        sim.on('switched')
-        break
-      case 'start': {
-        const work = sim.next()
-        if (work.kind !== 'wait' && work.kind !== 'end') sim.start()
-        break
-      }
-      case 'done':
-        if (running !== undefined) sim.done(next.wrote, next.outcome)
-        break
-      case 'failed':
-        if (running !== undefined) sim.fail(next.random, next.fatal)
-        break
-      case 'stop':
-        sim.on('stopped')
-        break
-    }
-    if (sim.schedule !== before || next.kind === 'advance') check(sim, next)
-  }
-  return sim
-}
 
 const run = { numRuns: 300 }
 
