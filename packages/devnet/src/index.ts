@@ -13,6 +13,7 @@ export { simulatedClock, wallClock } from './clock.js'
 export { ChainNotReadyError, DevnetError, InvalidOptionError, TargetTooHardError, UsageError } from './errors.js'
 export { DEFAULT_SEED, type FillOptions, type FillSummary, fill } from './fill.js'
 export { type MineBlockInput, mineBlock } from './mine.js'
+export { type PactDecimal, pactDecimal, pactInteger, RawJson, stringifyPactJson } from './pact-json.js'
 export {
   type AccountPool,
   COINBASE_REWARD,
