@@ -1,5 +1,4 @@
 import { decimalText, type PactDecimal, pactDecimal, pactInteger } from './pact-json.js'
-import type { AccountPool } from './payload.js'
 import type { Random } from './random.js'
 
 /** A module as outputs name it. */
@@ -68,8 +67,8 @@ function tokenAmount(random: Random): PactDecimal {
  * transfer's first step (when `targets` is not empty), a transfer of another fungible, and a module
  * call that emits an event other than a transfer.
  */
-export function syntheticCall(random: Random, pool: AccountPool, sender: string, targets: readonly number[], source: number): Call {
-  const receiver = `k:${random.pick(pool.keys)}`
+export function syntheticCall(random: Random, keys: readonly string[], sender: string, targets: readonly number[], source: number): Call {
+  const receiver = `k:${random.pick(keys)}`
   const gas = { args: [], name: 'coin.GAS' }
   const kind = random.int(20)
   if (kind < 11 || (kind >= 12 && kind < 14 && targets.length === 0)) {

@@ -126,7 +126,7 @@ function syntheticTransaction(
   const key = random.pick(pool.keys)
   const sender = `k:${key}`
   const seconds = Math.floor(context.creationTime / 1e6) - random.between(5, 600)
-  const call = syntheticCall(random, pool, sender, targets, context.chainId)
+  const call = syntheticCall(random, pool.keys, sender, targets, context.chainId)
   const cmd = stringifyPactJson({
     networkId: context.network,
     payload: { exec: { data: call.data, code: call.code } },
