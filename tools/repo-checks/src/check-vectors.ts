@@ -1,6 +1,7 @@
 // `pnpm vectors:check`: compares the repository's copies of the shared vectors with ../shared/vectors.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { runIndexVectors } from './index-vectors.js'
 
 /** One copy of a shared vector kept in the repository. */
 export interface VectorCopy {
@@ -59,4 +60,8 @@ function main(): number {
   return 1
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main()
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1])
+  process.exitCode = Math.max(
+    main(),
+    await runIndexVectors(process.env.WEFT_SHARED_VECTORS ?? fileURLToPath(new URL('../../../../shared/vectors', import.meta.url))),
+  )

@@ -6,6 +6,7 @@ import * as devnet from '@weft/devnet'
 import * as errors from '@weft/errors'
 import { WeftError } from '@weft/errors'
 import * as hashText from '@weft/hash-text'
+import * as weftIndex from '@weft/index'
 import * as ingest from '@weft/ingest'
 import * as server from '@weft/server'
 import * as store from '@weft/store'
@@ -21,6 +22,7 @@ const packages: ReadonlyArray<{ name: string; folder: string; exports: Record<st
   { name: '@weft/block', folder: 'packages/block', exports: block },
   { name: '@weft/cursor', folder: 'packages/cursor', exports: cursor },
   { name: '@weft/traversal', folder: 'packages/traversal', exports: traversal },
+  { name: '@weft/index', folder: 'packages/index', exports: weftIndex },
   { name: '@weft/store', folder: 'packages/store', exports: store },
   { name: '@weft/devnet', folder: 'packages/devnet', exports: devnet },
   { name: '@weft/ingest', folder: 'packages/ingest', exports: ingest },
