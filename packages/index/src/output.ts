@@ -48,7 +48,13 @@ export function readOutput(bytes: Buffer): OutputFacts {
       if (key === 0 && next === 0x22) requestKey = s.string()
       else if (key === 1 && next === OPEN_ARRAY) events = readEvents(s)
       else if (key === 2 && next === OPEN_OBJECT) pactId = readPactId(s)
-      else s.skip(1)
+      else {
+        // Another type than expected: the member counts as absent (the last of repeated members counts, as in JSON.parse).
+        if (key === 0) requestKey = undefined
+        else if (key === 1) events = []
+        else if (key === 2) pactId = undefined
+        s.skip(1)
+      }
     } while (s.more(CLOSE_OBJECT))
   }
   s.end()
@@ -60,8 +66,12 @@ function readPactId(s: JsonScanner): string | undefined {
   s.expect(OPEN_OBJECT)
   if (s.closes(CLOSE_OBJECT)) return undefined
   do {
-    if (s.keyOf(CONTINUATION_KEYS) === 0 && s.peek() === 0x22) pactId = s.string()
-    else s.skip(2)
+    if (s.keyOf(CONTINUATION_KEYS) !== 0) s.skip(2)
+    else if (s.peek() === 0x22) pactId = s.string()
+    else {
+      pactId = undefined
+      s.skip(2)
+    }
   } while (s.more(CLOSE_OBJECT))
   return pactId
 }
@@ -120,7 +130,13 @@ function readEvent(s: JsonScanner, index: number): OutputEvent | undefined {
           } while (s.more(CLOSE_ARRAY))
         }
         params = s.textFrom(start)
-      } else s.skip(2)
+      } else {
+        // Another type than expected: the member counts as absent.
+        if (key === 0) name = undefined
+        else if (key === 1) module = undefined
+        else if (key === 2) params = undefined
+        s.skip(2)
+      }
     } while (s.more(CLOSE_OBJECT))
   }
   if (name === undefined || name === '' || module === undefined || params === undefined) return undefined

@@ -120,6 +120,16 @@ t.test('members in any order, missing or of other types are read as JSON.parse w
   t.same(read('{"reqKey":5,"events":{}}'), { requestKey: undefined, pactId: undefined, events: [] })
   t.same(read('{}'), { requestKey: undefined, pactId: undefined, events: [] })
   t.same(read('{"events":[]}').events, [])
+  t.same(
+    read(
+      `{"reqKey":"${rk}","events":[${transfer('a', 'b', '2')}],"continuation":${continuation('p', 1)},"reqKey":null,"events":{},"continuation":"x"}`,
+    ),
+    { requestKey: undefined, pactId: undefined, events: [] },
+    'a repeated member of another type replaces the one before, as in JSON.parse',
+  )
+  t.equal(read(output(rk, [], '{"pactId":"p","pactId":7}')).pactId, undefined)
+  const repeated = '{"name":"X","module":{"namespace":null,"name":"m"},"params":[1],"name":5}'
+  t.same(read(output(rk, [repeated, repeated.replace('"name":5', '"module":null'), repeated.replace('"name":5', '"params":7')])).events, [])
 })
 
 t.test('an output that is not one JSON object is refused', async (t) => {
