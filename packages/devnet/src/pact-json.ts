@@ -9,9 +9,19 @@ export interface PactDecimal {
   readonly places: number
 }
 
+// The raw texts of the stringifyPactJson call running: toJSON hands out their places in order
+// (JSON.stringify is synchronous), which is much cheaper than a replacer called for every value.
+let raws: string[] = []
+
 /** A value that `stringifyPactJson` writes as its exact JSON text. */
 export class RawJson {
   constructor(readonly text: string) {}
+
+  /** A placeholder that `stringifyPactJson` replaces by the text. */
+  toJSON(): string {
+    raws.push(this.text)
+    return `@@raw${raws.length - 1}@@`
+  }
 }
 
 const maxSafe = 2n ** 53n - 1n
@@ -53,11 +63,9 @@ export function pactInteger(value: bigint): RawJson {
 
 /** JSON.stringify that writes every RawJson as its text. */
 export function stringifyPactJson(value: unknown): string {
-  const raws: string[] = []
-  const text = JSON.stringify(value, (_key, inner: unknown) => {
-    if (!(inner instanceof RawJson)) return inner
-    raws.push(inner.text)
-    return `@@raw${raws.length - 1}@@`
-  })
-  return raws.length === 0 ? text : text.replace(/"@@raw(\d+)@@"/g, (_match, at: string) => raws[Number(at)]!)
+  raws = []
+  const text = JSON.stringify(value)
+  const written = raws
+  raws = []
+  return written.length === 0 ? text : text.replace(/"@@raw(\d+)@@"/g, (_match, at: string) => written[Number(at)]!)
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { chainsAt, getNetwork, withPayloadHashes } from '@weft/block'
+import { type ChainGraph, getNetwork, graphAt, withPayloadHashes } from '@weft/block'
 import { encodeHash } from '@weft/hash-text'
 import { type NetworkName, networkNames, type PayloadWithOutputs } from '@weft/types'
 import { CROSS_CHAIN_GAS_PAYER, continuationPayload, type PendingCrossChain, resumeContinuation, resumeEvents } from './cross-chain.js'
@@ -62,10 +62,18 @@ export function transferEvent(sender: string, receiver: string, amount: number |
 // The gas a transaction paid to the miner: gas × GAS_PRICE, exactly (8 places).
 const gasPaid = (gas: number): RawJson => pactDecimal({ mantissa: BigInt(gas), places: 8 } satisfies PactDecimal)
 
-// The chains a cross-chain transfer from this block may target: the others of the graph in force.
+// The chains a cross-chain transfer from this block may target: the others of the graph in force
+// (each graph's chains listed once).
+const graphChains = new WeakMap<ChainGraph, number[]>()
 function crossChainTargets(context: PayloadContext): number[] {
   if (!(networkNames as readonly string[]).includes(context.network)) return []
-  return chainsAt(getNetwork(context.network as NetworkName), context.height).filter((chain) => chain !== context.chainId)
+  const graph = graphAt(getNetwork(context.network as NetworkName), context.height)
+  let chains = graphChains.get(graph)
+  if (chains === undefined) {
+    chains = [...graph.keys()].sort((a, b) => a - b)
+    graphChains.set(graph, chains)
+  }
+  return chains.filter((chain) => chain !== context.chainId)
 }
 
 /**
