@@ -24,36 +24,37 @@ export interface BlockPointer {
   readonly hashPrefix: Buffer
 }
 
-/** An index key and value, decoded. `position` is the transaction's index in the payload, -1 for the coinbase. */
+/** An event's place in its block: the transaction's index in the payload (-1 for the coinbase) and the event's in its output. */
+export interface EventPlace {
+  readonly position: number
+  readonly index: number
+}
+
+/** A transfer's place in its block, and which sides of it the account is on. */
+export interface TransferPlace extends EventPlace {
+  readonly sent: boolean
+  readonly received: boolean
+}
+
+/**
+ * An index key and value, decoded. An event or account entry holds every item of its name (or
+ * account and token) in one block, in position and index order.
+ */
 export type DecodedEntry =
   | { readonly kind: 'transaction'; readonly requestKeyPrefix: Buffer; readonly block: BlockPointer; readonly position: number }
   | { readonly kind: 'pact'; readonly pactIdPrefix: Buffer; readonly block: BlockPointer; readonly position: number }
-  | {
-      readonly kind: 'event'
-      readonly module: string
-      readonly name: string
-      readonly block: BlockPointer
-      readonly position: number
-      readonly index: number
-    }
+  | { readonly kind: 'event'; readonly module: string; readonly name: string; readonly block: BlockPointer; readonly items: EventPlace[] }
   | {
       readonly kind: 'account'
       readonly account: string
       readonly token: string
       readonly block: BlockPointer
-      readonly position: number
-      readonly index: number
-      /** The account is the transfer's sender. */
-      readonly sent: boolean
-      /** The account is the transfer's receiver. */
-      readonly received: boolean
+      readonly items: TransferPlace[]
     }
   | { readonly kind: 'block'; readonly block: BlockPointer; readonly transactionCount: number }
 
-const EMPTY = Buffer.alloc(0)
 const SENT = 1
 const RECEIVED = 2
-const flagValues = [EMPTY, Buffer.of(SENT), Buffer.of(RECEIVED), Buffer.of(SENT | RECEIVED)]
 
 const varint = (value: number): Buffer => {
   const bytes = Buffer.allocUnsafe(varintLength(value))
@@ -75,29 +76,62 @@ function field(text: string): Buffer | null {
   return known
 }
 
-// A key: the two prefix bytes, then each part in order, then (for events and transfers) the slot and index varints.
-function key(kind: number, a: Buffer, b: Buffer | undefined, c: Buffer | undefined, slot = -1, index = 0): Buffer {
-  const length = 2 + a.length + (b?.length ?? 0) + (c?.length ?? 0) + (slot < 0 ? 0 : varintLength(slot) + varintLength(index))
+// A key: the two prefix bytes, then each part in order.
+function key(kind: number, ...parts: Buffer[]): Buffer {
+  let length = 2
+  for (const part of parts) length += part.length
   const bytes = Buffer.allocUnsafe(length)
   bytes[0] = INDEX_PREFIX
   bytes[1] = kind
-  bytes.set(a, 2)
-  let at = 2 + a.length
-  if (b !== undefined) {
-    bytes.set(b, at)
-    at += b.length
+  let at = 2
+  for (const part of parts) {
+    bytes.set(part, at)
+    at += part.length
   }
-  if (c !== undefined) {
-    bytes.set(c, at)
-    at += c.length
+  return bytes
+}
+
+// The items of one event or account entry while a block is encoded: slot (position + 1), index and
+// (for an account) the sides, in the order the block lists them; by two texts (module and name,
+// token and account).
+interface Posting {
+  readonly head: Buffer
+  readonly items: number[]
+}
+type Postings = Map<string, Map<string, Posting>>
+
+function postingOf(postings: Postings, outer: string, inner: string): Posting | undefined {
+  return postings.get(outer)?.get(inner)
+}
+
+function addPosting(postings: Postings, outer: string, inner: string, head: Buffer): Posting {
+  const posting = { head, items: [] }
+  let byInner = postings.get(outer)
+  if (byInner === undefined) {
+    byInner = new Map()
+    postings.set(outer, byInner)
   }
-  if (slot >= 0) writeVarint(bytes, writeVarint(bytes, at, slot), index)
+  byInner.set(inner, posting)
+  return posting
+}
+
+// A posting's value: slot and index varints, and the sides' byte for an account.
+function postingValue(items: readonly number[], stride: number): Buffer {
+  let length = 0
+  for (let i = 0; i < items.length; i += stride) length += varintLength(items[i]!) + varintLength(items[i + 1]!) + stride - 2
+  const bytes = Buffer.allocUnsafe(length)
+  let at = 0
+  for (let i = 0; i < items.length; i += stride) {
+    at = writeVarint(bytes, writeVarint(bytes, at, items[i]!), items[i + 1]!)
+    if (stride === 3) bytes[at++] = items[i + 2]!
+  }
   return bytes
 }
 
 /**
  * The batch operations of a block's entries: `{key, value}` pairs, every key in its index's order
- * (see README, "Key layout"). Writing them again is harmless: a block always gives the same pairs.
+ * (see README, "Key layout"); the events of one name, and the transfers of one account and token,
+ * share one entry per block. Writing them again is harmless: a block always gives the same pairs.
  */
 export function encodeEntries(entries: BlockEntries): IndexOperation[] {
   const { chain, height, hash } = entries.block
@@ -111,44 +145,49 @@ export function encodeEntries(entries: BlockEntries): IndexOperation[] {
   const byKey = Buffer.concat([chainBytes, heightBytes, hashPrefix])
   const byAge = Buffer.concat([newest, chainBytes, hashPrefix])
   const operations: IndexOperation[] = []
-  if (entries.transactionCount > 0)
-    operations.push({ key: key(IndexKind.block, byAge, undefined, undefined), value: varint(entries.transactionCount) })
+  if (entries.transactionCount > 0) operations.push({ key: key(IndexKind.block, byAge), value: varint(entries.transactionCount) })
   for (const { position, requestKey, pactId } of entries.transactions) {
     const value = varint(position)
-    operations.push({ key: key(IndexKind.transaction, requestKeyPrefix(requestKey), byKey, undefined), value })
-    if (pactId !== undefined) operations.push({ key: key(IndexKind.pact, requestKeyPrefix(pactId), byKey, undefined), value })
+    operations.push({ key: key(IndexKind.transaction, requestKeyPrefix(requestKey), byKey), value })
+    if (pactId !== undefined) operations.push({ key: key(IndexKind.pact, requestKeyPrefix(pactId), byKey), value })
   }
+  const events: Postings = new Map()
   for (const { position, index, module, name } of entries.events) {
-    const moduleField = field(module)
-    const nameField = field(name)
-    if (moduleField === null || nameField === null) continue
-    operations.push({ key: key(IndexKind.event, moduleField, nameField, byAge, position + 1, index), value: EMPTY })
+    let posting = postingOf(events, module, name)
+    if (posting === undefined) {
+      const moduleField = field(module)
+      const nameField = field(name)
+      if (moduleField === null || nameField === null) continue
+      posting = addPosting(events, module, name, key(IndexKind.event, moduleField, nameField, byAge))
+    }
+    posting.items.push(position + 1, index)
   }
+  const accounts: Postings = new Map()
   for (const { position, index, token, sender, receiver } of entries.transfers) {
-    const tokenField = field(token)
-    if (tokenField === null) continue
-    if (sender === receiver) addSide(operations, sender, tokenField, byAge, position, index, SENT | RECEIVED)
+    if (sender === receiver) addSide(accounts, token, sender, byAge, position, index, SENT | RECEIVED)
     else {
-      addSide(operations, sender, tokenField, byAge, position, index, SENT)
-      addSide(operations, receiver, tokenField, byAge, position, index, RECEIVED)
+      addSide(accounts, token, sender, byAge, position, index, SENT)
+      addSide(accounts, token, receiver, byAge, position, index, RECEIVED)
     }
   }
+  for (const byName of events.values())
+    for (const { head, items } of byName.values()) operations.push({ key: head, value: postingValue(items, 2) })
+  for (const byAccount of accounts.values())
+    for (const { head, items } of byAccount.values()) operations.push({ key: head, value: postingValue(items, 3) })
   return operations
 }
 
-// One account's entry of a transfer; none for "" (a cross-chain leg's other side, the coinbase's sender) or a text too long.
-function addSide(
-  operations: IndexOperation[],
-  account: string,
-  token: Buffer,
-  byAge: Buffer,
-  position: number,
-  index: number,
-  flags: number,
-): void {
-  const accountField = account === '' ? null : field(account)
-  if (accountField === null) return
-  operations.push({ key: key(IndexKind.account, accountField, token, byAge, position + 1, index), value: flagValues[flags]! })
+// One account's side of a transfer; none for "" (a cross-chain leg's other side, the coinbase's
+// sender) or a text too long.
+function addSide(accounts: Postings, token: string, account: string, byAge: Buffer, position: number, index: number, flags: number): void {
+  let posting = postingOf(accounts, token, account)
+  if (posting === undefined) {
+    const tokenField = field(token)
+    const accountField = account === '' ? null : field(account)
+    if (tokenField === null || accountField === null) return
+    posting = addPosting(accounts, token, account, key(IndexKind.account, accountField, tokenField, byAge))
+  }
+  posting.items.push(position + 1, index, flags)
 }
 
 /** The first REQUEST_KEY_PREFIX_BYTES of a request key or pact id given as its 43 base64url characters. */
@@ -177,17 +216,24 @@ export function decodeEntry(key: Uint8Array, value: Uint8Array): DecodedEntry {
   } else if (kind === IndexKind.event) {
     const module = k.text()
     const name = k.text()
+    const items: EventPlace[] = []
     const block = blockByAge(k)
-    entry = { kind: 'event', module, name, block, position: k.varint() - 1, index: k.varint() }
+    do items.push({ position: v.varint() - 1, index: v.varint() })
+    while (v.at < v.bytes.length)
+    entry = { kind: 'event', module, name, block, items }
   } else if (kind === IndexKind.account) {
     const account = k.text()
     const token = k.text()
     const block = blockByAge(k)
-    const position = k.varint() - 1
-    const index = k.varint()
-    const flags = v.byte()
-    if (flags < 1 || flags > 3) throw v.invalid(`${flags} names no side of a transfer`)
-    entry = { kind: 'account', account, token, block, position, index, sent: (flags & SENT) !== 0, received: (flags & RECEIVED) !== 0 }
+    const items: TransferPlace[] = []
+    do {
+      const position = v.varint() - 1
+      const index = v.varint()
+      const flags = v.byte()
+      if (flags < 1 || flags > 3) throw v.invalid(`${flags} names no side of a transfer`)
+      items.push({ position, index, sent: (flags & SENT) !== 0, received: (flags & RECEIVED) !== 0 })
+    } while (v.at < v.bytes.length)
+    entry = { kind: 'account', account, token, block, items }
   } else throw k.invalid(`${kind} names no index`)
   k.done()
   v.done()

@@ -4,6 +4,7 @@ import {
   descending,
   INDEX_PREFIX,
   IndexKind,
+  KeyReader,
   MAX_TEXT_BYTES,
   REQUEST_KEY_PREFIX_BYTES,
   successor,
@@ -12,21 +13,28 @@ import {
   writeVarint,
 } from './key-codec.js'
 
-/** A range of keys in the form classic-level's iterators take: `gte` or `gt`, and `lt`. Reading it forwards gives the answer's order. */
+/** A range of keys in the form classic-level's iterators take. Reading it forwards gives the answer's order. */
 export interface KeyRange {
-  readonly gte?: Buffer
-  readonly gt?: Buffer
+  readonly gte: Buffer
   readonly lt: Buffer
 }
 
-/** Height bounds (both included) and where a page starts: after a key (exclusive) or from one (inclusive), a key of this range. */
+/**
+ * Where a page stopped, a keyset cursor: the key of the entry it stopped in, and how many of that
+ * entry's items (events of a name, transfers of an account, in one block) it gave. The next page
+ * reads from that key on and leaves out that many of its items; entries never change, so the
+ * count stays right however many blocks arrive.
+ */
+export interface IndexCursor {
+  readonly key: Uint8Array
+  readonly taken: number
+}
+
+/** Height bounds (both included) and the cursor of the page before. */
 export interface PageQuery {
   readonly minheight?: number
   readonly maxheight?: number
-  /** The last key of the page before: the next page starts after it (a keyset cursor). */
-  readonly after?: Uint8Array
-  /** The first key of this page (an inclusive cursor). */
-  readonly from?: Uint8Array
+  readonly cursor?: IndexCursor
 }
 
 const prefixOf = (kind: number, ...parts: Buffer[]): Buffer => Buffer.concat([Buffer.of(INDEX_PREFIX, kind), ...parts])
@@ -41,8 +49,8 @@ const u32 = (value: number): Buffer => {
   return bytes
 }
 
-function invalid(message: string): InvalidIndexQueryError {
-  return new InvalidIndexQueryError('INVALID_INDEX_QUERY', message)
+function invalid(message: string, options?: ErrorOptions): InvalidIndexQueryError {
+  return new InvalidIndexQueryError('INVALID_INDEX_QUERY', message, options)
 }
 
 function text(name: string, value: unknown): Buffer {
@@ -122,21 +130,46 @@ function height(name: string, value: unknown, otherwise: number): number {
 
 // A newest-first range under `prefix`: heights from maxheight down to minheight, from a cursor on.
 function pageRange(prefix: Buffer, query: PageQuery): KeyRange {
-  const { after, from } = query
   const max = height('maxheight', query.maxheight, 0xffffffff)
   const min = height('minheight', query.minheight, 0)
   const gte = Buffer.concat([prefix, u32(descending(max))])
   const lt = successor(Buffer.concat([prefix, u32(descending(min))]))
-  if (after !== undefined && from !== undefined) throw invalid('Expected one cursor, after or from, received both')
-  const cursor = after ?? from
+  const { cursor } = query
   if (cursor === undefined) return { gte, lt }
-  const key = Buffer.from(cursor.buffer, cursor.byteOffset, cursor.byteLength)
+  const key = cursorKey(cursor)
   if (Buffer.compare(key, gte) < 0 || Buffer.compare(key, lt) >= 0)
     throw new InvalidIndexQueryError(
       'CURSOR_OUT_OF_RANGE',
       `Expected a cursor within the queried range, received the key ${key.toString('hex')}`,
     )
-  return after === undefined ? { gte: key, lt } : { gt: key, lt }
+  return { gte: key, lt }
+}
+
+function cursorKey(cursor: IndexCursor): Buffer {
+  const { key, taken } = cursor as Partial<IndexCursor>
+  if (!(key instanceof Uint8Array) || !(typeof taken === 'number' && Number.isSafeInteger(taken) && taken >= 0))
+    throw invalid(`Expected a cursor of a key and a count of items from 0, received ${describe(key)} and ${describe(taken)}`)
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength)
+}
+
+/** A cursor as bytes (the count as a varint, then the key), for a page token. */
+export function encodeCursor(cursor: IndexCursor): Buffer {
+  const key = cursorKey(cursor)
+  if (cursor.taken > 0xffffffff) throw invalid(`Expected a cursor's count of items below 2^32, received ${cursor.taken}`)
+  return Buffer.concat([varint(cursor.taken), key])
+}
+
+/** The cursor `encodeCursor` wrote; INVALID_INDEX_QUERY for bytes it did not write. */
+export function decodeCursor(bytes: Uint8Array): IndexCursor {
+  const reader = new KeyReader(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+  try {
+    const taken = reader.varint()
+    const key = reader.slice(bytes.length - reader.at)
+    if (key.length < 2 || key[0] !== INDEX_PREFIX) throw reader.invalid('it names no index key')
+    return { key, taken }
+  } catch (error) {
+    throw invalid(`Expected a cursor of @weft/index, received ${Buffer.from(bytes).toString('hex')}`, { cause: error })
+  }
 }
 
 function describe(value: unknown): string {

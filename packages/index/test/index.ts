@@ -20,6 +20,8 @@ t.test('the package entry names the public surface', async (t) => {
     'accountRange',
     'accountTokensRange',
     'blockRange',
+    'encodeCursor',
+    'decodeCursor',
     'InvalidBlockRefError',
     'InvalidIndexKeyError',
     'InvalidIndexQueryError',

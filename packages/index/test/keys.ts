@@ -18,35 +18,34 @@ t.test('every key decodes to its entry', async (t) => {
   )
 })
 
-// The order an answer lists entries of one index in: newest first, then chain, block, position, index.
-function answerOrder(a: { block: { chain: number; height: number; hash: Buffer }; position: number; index: number }, b: typeof a): number {
-  return (
-    b.block.height - a.block.height ||
-    a.block.chain - b.block.chain ||
-    Buffer.compare(a.block.hash.subarray(0, 8), b.block.hash.subarray(0, 8)) ||
-    a.position - b.position ||
-    a.index - b.index
-  )
-}
-
-t.test("keys of one event name, one account's transfers and the blocks sort in the answers' order", async (t) => {
+t.test('keys of one event name and the blocks sort newest first, then by chain and block; items follow in position order', async (t) => {
   const entries = fc.array(blockEntries(fc.nat(20), fc.nat(5000)), { minLength: 2, maxLength: 12 })
   fc.assert(
     fc.property(entries, (blocks) => {
-      const events = blocks.flatMap((entries) =>
-        entries.events.map((e) => ({ ...e, module: 'coin', name: 'TRANSFER', block: entries.block })),
-      )
-      const withCoin = (entries: BlockEntries): BlockEntries => ({
+      // Every event named coin.TRANSFER, in the order a block lists them (position, then index).
+      const named = blocks.map((entries) => ({
         ...entries,
-        events: entries.events.map((e) => ({ ...e, module: 'coin', name: 'TRANSFER' })),
-      })
-      const keys = blocks.flatMap((entries) => encodeEntries(withCoin(entries)).filter(({ key }) => key[1] === IndexKind.event))
-      const byKey = keys.sort((a, b) => Buffer.compare(a.key, b.key)).map(({ key, value }) => decodeEntry(key, value))
-      const expected = [...events].sort(answerOrder)
-      t.same(
-        byKey.map((e) => e.kind === 'event' && [e.block.height, e.block.chain, e.block.hashPrefix, e.position, e.index]),
-        expected.map((e) => [e.block.height, e.block.chain, e.block.hash.subarray(0, 8), e.position, e.index]),
-      )
+        events: entries.events
+          .map((e) => ({ ...e, module: 'coin', name: 'TRANSFER' }))
+          .sort((a, b) => a.position - b.position || a.index - b.index),
+      }))
+      const keys = named.flatMap((entries) => encodeEntries(entries).filter(({ key }) => key[1] === IndexKind.event))
+      const read = keys
+        .sort((a, b) => Buffer.compare(a.key, b.key))
+        .flatMap(({ key, value }) => {
+          const entry = decodeEntry(key, value)
+          return entry.kind === 'event'
+            ? entry.items.map((item) => [entry.block.height, entry.block.chain, entry.block.hashPrefix, item.position, item.index])
+            : []
+        })
+      const expected = named
+        .flatMap((entries) =>
+          entries.events.map(
+            (e) => [entries.block.height, entries.block.chain, entries.block.hash.subarray(0, 8), e.position, e.index] as const,
+          ),
+        )
+        .sort((a, b) => b[0] - a[0] || a[1] - b[1] || Buffer.compare(a[2], b[2]) || a[3] - b[3] || a[4] - b[4])
+      t.same(read, expected)
       const blockKeys = blocks.flatMap((entries) => encodeEntries(entries).filter(({ key }) => key[1] === IndexKind.block))
       const heights = blockKeys.sort((a, b) => Buffer.compare(a.key, b.key)).map(({ key, value }) => decodeEntry(key, value).block.height)
       return heights.every((h, i) => i === 0 || heights[i - 1]! >= h)
@@ -55,15 +54,28 @@ t.test("keys of one event name, one account's transfers and the blocks sort in t
   )
 })
 
-t.test('the keys of a real-shaped block', async (t) => {
+t.test('the keys of a real-shaped block: one entry per event name and per account and token', async (t) => {
   const rk = requestKey('a')
   const block = blockOf(payload([output(rk, [transfer('k:a', 'k:b', '1.5'), transfer('k:a', 'k:a', '2'), transfer('k:a', '', '3')])]))
   const operations = indexOperations(block)
+  const decoded = operations.map(({ key, value }) => decodeEntry(key, value))
   t.same(
-    operations.map(({ key, value }) => decodeEntry(key, value).kind),
-    ['block', 'transaction', 'event', 'event', 'event', 'event', 'account', 'account', 'account', 'account', 'account'],
-    'the block, its transaction, 4 events (the coinbase first); the coinbase pays the miner, a transfer has two sides, a self-transfer one, a burn one',
+    decoded.map((e) => [e.kind, e.kind === 'event' || e.kind === 'account' ? e.items.length : 1]),
+    [
+      ['block', 1],
+      ['transaction', 1],
+      ['event', 4],
+      ['account', 1],
+      ['account', 3],
+      ['account', 1],
+    ],
+    "the block, its transaction, the 4 coin.TRANSFER events (the coinbase's first); the miner's, k:a's and k:b's transfers",
   )
+  t.same((decoded[4] as { items: unknown[] }).items, [
+    { position: 0, index: 0, sent: true, received: false },
+    { position: 0, index: 1, sent: true, received: true },
+    { position: 0, index: 2, sent: true, received: false },
+  ])
   const [blockKey, transactionKey] = operations
   t.equal(
     blockKey!.key.toString('hex'),
@@ -72,6 +84,7 @@ t.test('the keys of a real-shaped block', async (t) => {
   t.same(blockKey!.value, Buffer.of(1), 'one transaction')
   t.equal(transactionKey!.key.length, 2 + 12 + 1 + 4 + 8, 'a request key takes 27 bytes')
   t.same(transactionKey!.value, Buffer.of(0), 'at position 0')
+  t.same(operations[2]!.value, Buffer.of(0, 0, 1, 0, 1, 1, 1, 2), 'slot (position + 1) and index of each event')
   t.same(requestKeyPrefix(rk), Buffer.from(rk, 'base64url').subarray(0, 12))
 })
 
@@ -100,16 +113,16 @@ t.test('entries whose texts no key can hold are left out', async (t) => {
         account: 'b',
         token: 'coin',
         block: { chain: 0, height: 1, hashPrefix: Buffer.alloc(8) },
-        position: 0,
-        index: 3,
-        sent: false,
-        received: true,
+        items: [{ position: 0, index: 3, sent: false, received: true }],
       },
     ],
   )
   // A text just short enough is kept, and the cache of fields does not grow without bound.
   const many = Array.from({ length: 5000 }, (_, i) => ({ ...entries.transfers[1]!, sender: `k:${i}`, token: 'coin' }))
-  t.equal(encodeEntries({ ...entries, events: [], transfers: many }).length, 10000)
+  const written = encodeEntries({ ...entries, events: [], transfers: many })
+  t.equal(written.length, 5001, "one entry for each sender's transfer, one for all that b received")
+  const received = written.map(({ key, value }) => decodeEntry(key, value)).find((e) => e.kind === 'account' && e.account === 'b')
+  t.equal(received?.kind === 'account' && received.items.length, 5000)
   t.equal(
     encodeEntries({ ...entries, events: [], transfers: [{ ...entries.transfers[1]!, sender: 'y'.repeat(MAX_TEXT_BYTES) }] }).length,
     2,
@@ -133,9 +146,14 @@ t.test('a key or value this package did not write is refused', async (t) => {
     ['an unknown index', Buffer.of(INDEX_PREFIX, 0x7a), Buffer.alloc(0)],
     ['a short key', good!.key.subarray(0, good!.key.length - 3), good!.value],
     ['a key with bytes left over', Buffer.concat([good!.key, Buffer.of(0)]), good!.value],
-    ['a value with bytes left over', good!.key, Buffer.of(3, 0)],
-    ['no side of a transfer', good!.key, Buffer.of(4)],
+    ['an item cut short', good!.key, Buffer.of(1, 0, 3, 1)],
+    ['no side of a transfer', good!.key, Buffer.of(1, 0, 4)],
     ['an empty value', good!.key, Buffer.alloc(0)],
+    [
+      'a block entry with bytes left over',
+      Buffer.of(INDEX_PREFIX, IndexKind.block, 0, 0, 0, 1, 0, 1, 2, 3, 4, 5, 6, 7, 8),
+      Buffer.of(1, 0),
+    ],
     ['a varint no encoder writes', Buffer.of(INDEX_PREFIX, IndexKind.block, 0, 0, 0, 1, 252), Buffer.of(1)],
   ]
   for (const [what, key, value] of bad) t.throws(() => decodeEntry(key, value), InvalidIndexKeyError, what)

@@ -8,7 +8,10 @@ import {
   accountTokensRange,
   allEventsRange,
   blockRange,
+  decodeCursor,
+  encodeCursor,
   eventRange,
+  type IndexCursor,
   type KeyRange,
   moduleEventsRange,
   pactRange,
@@ -17,6 +20,7 @@ import {
 import { devnetBlocks } from './fixtures/outputs.js'
 
 type Db = ClassicLevel<Buffer, Buffer>
+type Row = [height: number, chain: number, block: string, position: number, index: number]
 
 // The devnet blocks, their entries written to a real classic-level store as a node writes them.
 async function filled(t: Test): Promise<{ db: Db; entries: ReturnType<typeof deriveEntries>[] }> {
@@ -33,13 +37,28 @@ async function read(db: Db, range: KeyRange, limit = -1): Promise<Array<{ key: B
   return out
 }
 
-const place = (e: DecodedEntry) => [
-  e.block.height,
-  e.block.chain,
-  e.block.hashPrefix.toString('hex'),
-  'position' in e ? e.position : -2,
-  'index' in e ? e.index : -1,
-]
+// Each item of an entry as a row of an answer: the block's place, the item's position and index (-1: none).
+function rowsOf(entry: DecodedEntry): Row[] {
+  const { height, chain, hashPrefix } = entry.block
+  if (entry.kind === 'event' || entry.kind === 'account')
+    return entry.items.map((item) => [height, chain, hashPrefix.toString('hex'), item.position, item.index])
+  return [[height, chain, hashPrefix.toString('hex'), entry.kind === 'block' ? -2 : entry.position, -1]]
+}
+const rows = (entries: ReadonlyArray<{ entry: DecodedEntry }>): Row[] => entries.flatMap(({ entry }) => rowsOf(entry))
+
+// A page of `size` rows after `cursor`, as a reader makes it: the entries from the cursor's key on,
+// less the items the page before took of the first, and the cursor where it stopped.
+async function page(db: Db, range: (cursor?: IndexCursor) => KeyRange, size: number, cursor?: IndexCursor) {
+  const taken: Row[] = []
+  for (const { key, entry } of await read(db, range(cursor))) {
+    const all = rowsOf(entry)
+    const skip = cursor !== undefined && key.equals(Buffer.from(cursor.key)) ? cursor.taken : 0
+    const room = size - taken.length
+    taken.push(...all.slice(skip, skip + room))
+    if (all.length - skip >= room) return { rows: taken, next: { key, taken: skip + room } }
+  }
+  return { rows: taken, next: undefined }
+}
 
 t.test('every request key is found at its block and position, on its chain only', async (t) => {
   const { db, entries } = await filled(t)
@@ -48,7 +67,7 @@ t.test('every request key is found at its block and position, on its chain only'
     for (const { requestKey, position } of transactions) {
       const [hit, ...more] = await read(db, transactionRange(requestKey))
       t.same(more, [])
-      t.same(place(hit!.entry).slice(0, 4), [block.height, block.chain, block.hash.subarray(0, 8).toString('hex'), position])
+      t.same(rowsOf(hit!.entry), [[block.height, block.chain, block.hash.subarray(0, 8).toString('hex'), position, -1]])
       t.equal((await read(db, transactionRange(Buffer.from(requestKey, 'base64url'), block.chain))).length, 1)
       t.equal((await read(db, transactionRange(requestKey, block.chain + 1))).length, 0)
       found++
@@ -59,53 +78,35 @@ t.test('every request key is found at its block and position, on its chain only'
 
 t.test('events of one name come newest first, and pages by cursor give each once whatever arrives in between', async (t) => {
   const { db, entries } = await filled(t)
-  const all = await read(db, eventRange({ module: 'coin', name: 'TRANSFER' }))
-  const expected = entries.flatMap((e) =>
-    e.events.filter((x) => x.module === 'coin' && x.name === 'TRANSFER').map((x) => ({ ...x, block: e.block })),
-  )
-  t.equal(all.length, expected.length)
-  const order = all.map(({ entry }) => place(entry))
-  const sorted = [...order].sort(
-    (a, b) =>
-      (b[0] as number) - (a[0] as number) ||
-      (a[1] as number) - (b[1] as number) ||
-      String(a[2]).localeCompare(String(b[2])) ||
-      (a[3] as number) - (b[3] as number) ||
-      (a[4] as number) - (b[4] as number),
-  )
-  t.same(order, sorted, 'height down, then chain, block, position (the coinbase first), index')
-  t.ok(all.some(({ entry }) => 'position' in entry && entry.position === COINBASE_POSITION))
+  const all = rows(await read(db, eventRange({ module: 'coin', name: 'TRANSFER' })))
+  t.equal(all.length, entries.flatMap((e) => e.events.filter((x) => x.module === 'coin' && x.name === 'TRANSFER')).length)
+  const sorted = [...all].sort((a, b) => b[0] - a[0] || a[1] - b[1] || a[2].localeCompare(b[2]) || a[3] - b[3] || a[4] - b[4])
+  t.same(all, sorted, 'height down, then chain, block, position (the coinbase first), index')
+  t.ok(all.some((row) => row[3] === COINBASE_POSITION))
 
-  // Pages of 7 by `after`, while a newer block arrives between two pages: no row skipped or repeated.
-  const pages: string[] = []
-  let after: Buffer | undefined
-  for (;;) {
-    const page = await read(db, eventRange({ module: 'coin', name: 'TRANSFER', ...(after === undefined ? {} : { after }) }), 7)
-    if (page.length === 0) break
-    pages.push(...page.map(({ key }) => key.toString('hex')))
-    after = page[page.length - 1]!.key
-    if (pages.length === 7) {
+  // Pages of 7, most ending inside a block's entry, while a newer block arrives after the first: no row skipped or repeated.
+  const range = (cursor?: IndexCursor) => eventRange({ module: 'coin', name: 'TRANSFER', ...(cursor === undefined ? {} : { cursor }) })
+  const paged: Row[] = []
+  let cursor: IndexCursor | undefined
+  let inside = 0
+  for (let pages = 0; ; pages++) {
+    const next = await page(db, range, 7, cursor === undefined ? undefined : decodeCursor(encodeCursor(cursor)))
+    paged.push(...next.rows)
+    if (next.next === undefined) break
+    cursor = next.next
+    if (rowsOf(decodeEntry(cursor.key, (await db.get(Buffer.from(cursor.key)))!)).length > cursor.taken) inside++
+    if (pages === 0) {
       const newer = { ...entries[0]!, block: { ...entries[0]!.block, height: 1_000_000 } }
       await db.batch(encodeEntries(newer).map(({ key, value }) => ({ type: 'put' as const, key, value })))
     }
   }
-  t.same(
-    pages,
-    all.map(({ key }) => key.toString('hex')),
-  )
-  const from = await read(db, eventRange({ module: 'coin', name: 'TRANSFER', from: all[3]!.key }), 2)
-  t.same(
-    from.map(({ key }) => key),
-    [all[3]!.key, all[4]!.key],
-    'from: the cursor row first',
-  )
+  t.same(paged, all)
+  t.ok(inside > 3, `${inside} pages ended inside a block's entry`)
 })
 
 t.test('height bounds keep the heights between them, both included', async (t) => {
   const { db } = await filled(t)
-  const heights = (await read(db, eventRange({ module: 'coin', name: 'TRANSFER', minheight: 2, maxheight: 3 }))).map(
-    ({ entry }) => entry.block.height,
-  )
+  const heights = rows(await read(db, eventRange({ module: 'coin', name: 'TRANSFER', minheight: 2, maxheight: 3 }))).map((row) => row[0])
   t.ok(heights.length > 0)
   t.same([...new Set(heights)], [3, 2])
   t.same(await read(db, eventRange({ module: 'coin', name: 'TRANSFER', minheight: 3, maxheight: 2 })), [], 'an empty span')
@@ -120,13 +121,11 @@ t.test("an account's transfers of one token, both sides, newest first", async (t
   const transfers = entries.flatMap((e) => e.transfers)
   const account = transfers.find((x) => x.sender.startsWith('k:') && x.token === 'coin')!.sender
   const mine = transfers.filter((x) => x.token === 'coin' && (x.sender === account || x.receiver === account))
-  const rows = await read(db, accountRange({ account, token: 'coin' }))
-  t.equal(rows.length, mine.length)
-  t.ok(
-    rows.some(({ entry }) => entry.kind === 'account' && entry.sent) &&
-      rows.some(({ entry }) => entry.kind === 'account' && entry.received),
-  )
-  const heights = rows.map(({ entry }) => entry.block.height)
+  const found = await read(db, accountRange({ account, token: 'coin' }))
+  const items = found.flatMap(({ entry }) => (entry.kind === 'account' ? entry.items : []))
+  t.equal(items.length, mine.length)
+  t.ok(items.some((item) => item.sent) && items.some((item) => item.received))
+  const heights = found.map(({ entry }) => entry.block.height)
   t.same(
     heights,
     [...heights].sort((a, b) => b - a),
@@ -160,10 +159,7 @@ t.test("a cross-chain transfer's second step is found by its pact id, which is t
     t.equal(burn.pactId, burn.requestKey)
     for (const { entry } of await read(db, pactRange(burn.pactId!))) {
       const mint = entries.find((e) => e.block.height === entry.block.height && e.block.chain === entry.block.chain)!
-      t.equal(
-        mint.transfers.find((x) => x.sender === '' && x.position === ('position' in entry ? entry.position : -2))?.amount,
-        burn.amount,
-      )
+      t.equal(mint.transfers.find((x) => x.sender === '' && x.position === rowsOf(entry)[0]![3])?.amount, burn.amount)
       t.equal((await read(db, pactRange(burn.pactId!, entry.block.chain))).length, 1)
       linked++
     }
@@ -173,17 +169,18 @@ t.test("a cross-chain transfer's second step is found by its pact id, which is t
 
 t.test('blocks with transactions, newest first, with their counts', async (t) => {
   const { db, entries } = await filled(t)
-  const rows = await read(db, blockRange())
-  t.equal(rows.length, entries.filter((e) => e.transactionCount > 0).length)
+  const blocks = await read(db, blockRange())
+  t.equal(blocks.length, entries.filter((e) => e.transactionCount > 0).length)
   t.equal(
-    rows.reduce((sum, { entry }) => sum + (entry.kind === 'block' ? entry.transactionCount : 0), 0),
+    blocks.reduce((sum, { entry }) => sum + (entry.kind === 'block' ? entry.transactionCount : 0), 0),
     entries.reduce((sum, e) => sum + e.transactionCount, 0),
   )
-  const page = await read(db, blockRange({ after: rows[0]!.key }), 1)
-  t.same(page[0]!.key, rows[1]!.key)
+  const next = await page(db, (cursor) => blockRange(cursor === undefined ? {} : { cursor }), 1, { key: blocks[0]!.key, taken: 1 })
+  t.same(next.rows, rows([blocks[1]!]))
 })
 
 t.test('queries no entry can match, and cursors outside their range, are refused', async (t) => {
+  const cursor = (key: number[], taken = 0) => ({ cursor: { key: Buffer.of(...key), taken } })
   const cases: Array<[string, () => unknown, string]> = [
     ['a request key of 10 characters', () => transactionRange('abcdefghij'), 'INVALID_INDEX_QUERY'],
     ['a pact id of 31 bytes', () => pactRange(new Uint8Array(31)), 'INVALID_INDEX_QUERY'],
@@ -192,16 +189,21 @@ t.test('queries no entry can match, and cursors outside their range, are refused
     ['an account not a text', () => accountRange({ account: 5 as never, token: 'coin' }), 'INVALID_INDEX_QUERY'],
     ['a negative height', () => blockRange({ minheight: -1 }), 'INVALID_INDEX_QUERY'],
     ['a fractional height', () => blockRange({ maxheight: 1.5 }), 'INVALID_INDEX_QUERY'],
-    ['two cursors', () => blockRange({ after: Buffer.of(0x69, 0x62, 1), from: Buffer.of(0x69, 0x62, 1) }), 'INVALID_INDEX_QUERY'],
-    ["another index's cursor", () => blockRange({ after: Buffer.of(0x69, 0x65, 1) }), 'CURSOR_OUT_OF_RANGE'],
-    ['a cursor above maxheight', () => blockRange({ maxheight: 5, after: Buffer.of(0x69, 0x62, 0, 0, 0, 0) }), 'CURSOR_OUT_OF_RANGE'],
+    ['a negative count', () => blockRange(cursor([0x69, 0x62, 1], -1)), 'INVALID_INDEX_QUERY'],
+    ['a cursor without a key', () => blockRange({ cursor: { key: 'x', taken: 0 } as never }), 'INVALID_INDEX_QUERY'],
+    ["another index's cursor", () => blockRange(cursor([0x69, 0x65, 1])), 'CURSOR_OUT_OF_RANGE'],
+    ['a cursor above maxheight', () => blockRange({ maxheight: 5, ...cursor([0x69, 0x62, 0, 0, 0, 0]) }), 'CURSOR_OUT_OF_RANGE'],
     [
       'a cursor below minheight',
-      () => blockRange({ minheight: 5, from: Buffer.of(0x69, 0x62, 0xff, 0xff, 0xff, 0xff) }),
+      () => blockRange({ minheight: 5, ...cursor([0x69, 0x62, 0xff, 0xff, 0xff, 0xff]) }),
       'CURSOR_OUT_OF_RANGE',
     ],
+    ['a count too large to encode', () => encodeCursor({ key: Buffer.of(0x69, 0x62), taken: 2 ** 32 }), 'INVALID_INDEX_QUERY'],
   ]
   for (const [what, query, code] of cases) t.throws(query, { code }, what)
+  for (const bytes of [[], [252], [0], [0, 0x69], [0, 0x62, 1]])
+    t.throws(() => decodeCursor(Buffer.of(...bytes)), { code: 'INVALID_INDEX_QUERY' }, `${bytes}`)
+  t.same(decodeCursor(encodeCursor({ key: Buffer.of(0x69, 0x62, 7), taken: 300 })), { key: Buffer.of(0x69, 0x62, 7), taken: 300 })
   t.throws(() => transactionRange('?'), InvalidIndexQueryError)
   t.throws(() => eventRange({ module: 'coin', name: null as never }), {
     message: 'Expected name to be a text of at most 1024 UTF-8 bytes, received null',
