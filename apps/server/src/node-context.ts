@@ -1,14 +1,14 @@
 import type { Network } from '@weft/block'
 import type { Ingest } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
-import type { BranchContinuations } from './branch-continuations.js'
-import type { ClientLimits } from './client-limits.js'
-import type { ServerConfig } from './config.js'
-import type { EventHub } from './event-hub.js'
-import type { InFlight } from './in-flight.js'
-import type { ProfileRules } from './profiles.js'
-import type { ReadSlots } from './read-slots.js'
-import type { ReportedRelease } from './release.js'
+import type { ServerConfig } from './config/config.js'
+import type { InFlight } from './http/in-flight.js'
+import type { ProfileRules } from './profile/profiles.js'
+import type { ReportedRelease } from './profile/release.js'
+import type { BranchContinuations } from './read/branch-continuations.js'
+import type { EventHub } from './streams/event-hub.js'
+import type { ClientLimits } from './traffic/client-limits.js'
+import type { ReadSlots } from './traffic/read-slots.js'
 
 /** What every route needs: the store, the network, the profile's rules and the running settings. */
 export interface NodeContext {

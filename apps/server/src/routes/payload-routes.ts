@@ -1,0 +1,59 @@
+import type Router from '@koa/router'
+import type { RouterContext } from '@koa/router'
+import { MethodNotAllowedError, PayloadNotFoundError } from '../errors.js'
+import { negotiate } from '../http/negotiation.js'
+import { readJsonBody } from '../http/request-body.js'
+import { writeJson, writeJsonArray } from '../http/responses.js'
+import type { NodeContext } from '../node-context.js'
+import { chainParam, hashParam } from '../read/path-params.js'
+import { parsePayloadBatch } from '../read/request-bodies.js'
+
+interface StoredPayload {
+  transactions: Array<[string, string]>
+  minerData: string
+  transactionsHash: string
+  outputsHash: string
+  payloadHash: string
+}
+
+/** The payload without outputs, keys in the real node's order, from the stored payload-with-outputs bytes. */
+export function payloadWithoutOutputs(withOutputs: Buffer): Buffer {
+  const payload = JSON.parse(withOutputs.toString('utf8')) as StoredPayload
+  return Buffer.from(
+    JSON.stringify({
+      transactions: payload.transactions.map(([transaction]) => transaction),
+      minerData: payload.minerData,
+      transactionsHash: payload.transactionsHash,
+      outputsHash: payload.outputsHash,
+      payloadHash: payload.payloadHash,
+    }),
+  )
+}
+
+/** Payload endpoints: looked up node-wide, whatever chain the path names. */
+export function registerPayloadRoutes(router: Router, node: NodeContext, base: string): void {
+  const single = (withOutputs: boolean) => async (ctx: RouterContext) => {
+    const hashText = ctx.params.payloadHash ?? ''
+    if (hashText === 'batch' && !withOutputs) throw new MethodNotAllowedError(ctx.method, ['POST', 'OPTIONS'])
+    negotiate(ctx.get('accept') || undefined)
+    chainParam(node, ctx.path, ctx.params.chain)
+    const hash = hashParam(hashText)
+    const bytes = await node.store.getPayloadJson(hash)
+    if (bytes === undefined) throw new PayloadNotFoundError(hash)
+    writeJson(ctx, withOutputs ? bytes : payloadWithoutOutputs(bytes))
+  }
+  const batch = (withOutputs: boolean) => async (ctx: RouterContext) => {
+    negotiate(ctx.get('accept') || undefined)
+    chainParam(node, ctx.path, ctx.params.chain)
+    const hashes = parsePayloadBatch(await readJsonBody(ctx.req, node.config.bodyLimit))
+    const found = await Promise.all(hashes.map((hash) => node.store.getPayloadJson(hash)))
+    const items = found
+      .filter((bytes): bytes is Buffer => bytes !== undefined)
+      .map((bytes) => (withOutputs ? bytes : payloadWithoutOutputs(bytes)))
+    writeJsonArray(ctx, items)
+  }
+  router.get(`${base}/chain/:chain/payload/:payloadHash`, single(false))
+  router.get(`${base}/chain/:chain/payload/:payloadHash/outputs`, single(true))
+  router.post(`${base}/chain/:chain/payload/batch`, batch(false))
+  router.post(`${base}/chain/:chain/payload/outputs/batch`, batch(true))
+}
