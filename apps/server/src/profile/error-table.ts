@@ -14,7 +14,7 @@ export interface ErrorAnswer {
  * `CURSOR_NOT_FOUND` `@weft/store`'s, `BLOCK_NOT_FOUND` and `TOO_MANY_BOUNDS` `@weft/traversal`'s:
  * their errors are answered as thrown, by code. An error with any other code is a logged 500.
  * `MALFORMED_REQUEST`, `HEADERS_TOO_LARGE` and `REQUEST_TIMEOUT` are answered outside Koa, to what
- * node's HTTP parser refused or cut (client-errors.ts), from the same rows.
+ * node's HTTP parser refused or cut (traffic/socket-answers.ts), from the same rows.
  */
 export const answeredCodes = [
   'NOT_FOUND',

@@ -4,8 +4,8 @@ import { hashMapKey } from '@weft/hash-text'
 import { CursorNotFoundError } from '@weft/store'
 import { branch, type HeaderRef, MAX_BRANCH_BOUNDS } from '@weft/traversal'
 import type { NodeContext } from '../node-context.js'
+import type { ParsedBounds } from './body-checks.js'
 import type { PageQuery } from './page-query.js'
-import type { ParsedBounds } from './request-bodies.js'
 import { boundsAreEmpty, matchedPage, type StoredPage } from './stored-page.js'
 
 type Walk = AsyncIterator<HeaderRef, void, undefined>

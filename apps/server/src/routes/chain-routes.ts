@@ -9,10 +9,10 @@ import { readJsonBody } from '../http/request-body.js'
 import { writeJson, writePage } from '../http/responses.js'
 import type { NodeContext } from '../node-context.js'
 import { readAscendingPage } from '../read/ascending-pages.js'
+import { type ParsedBounds, parseBranchBounds } from '../read/body-checks.js'
 import { readBranchPage } from '../read/branch-pages.js'
 import { type PageQuery, parsePageQuery } from '../read/page-query.js'
 import { chainParam, hashParam } from '../read/path-params.js'
-import { type ParsedBounds, parseBranchBounds } from '../read/request-bodies.js'
 
 /** Cap and default of block and header pages. */
 export const BLOCK_PAGE_CAP = 360

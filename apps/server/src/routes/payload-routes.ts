@@ -5,8 +5,8 @@ import { negotiate } from '../http/negotiation.js'
 import { readJsonBody } from '../http/request-body.js'
 import { writeJson, writeJsonArray } from '../http/responses.js'
 import type { NodeContext } from '../node-context.js'
+import { parsePayloadBatch } from '../read/body-checks.js'
 import { chainParam, hashParam } from '../read/path-params.js'
-import { parsePayloadBatch } from '../read/request-bodies.js'
 
 interface StoredPayload {
   transactions: Array<[string, string]>

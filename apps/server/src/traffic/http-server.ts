@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http'
 import type { Logger } from 'pino'
 import type { ServerConfig } from '../config/config.js'
 import type { NodeContext } from '../node-context.js'
-import { answerClientErrors, answerConnect } from './client-errors.js'
+import { answerClientErrors, answerConnect } from './socket-answers.js'
 
 const ms = (seconds: number): number => Math.max(1, Math.round(seconds * 1000))
 
@@ -24,7 +24,7 @@ export function httpServerOptions(config: ServerConfig) {
 /**
  * node's HTTP server for a node: its timeouts (headers, whole request, kept-alive idle), its
  * connections watched by the client limits, and what node's parser refuses or cuts answered with
- * the common headers (client-errors.ts).
+ * the common headers (traffic/socket-answers.ts).
  */
 export function createHttpServer(node: NodeContext, logger: Logger, listener: RequestListener): Server {
   const server = createServer(httpServerOptions(node.config), listener)

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { openStore } from '@weft/store'
 import { ClassicLevel } from 'classic-level'
 import t from 'tap'
-import { openNodeStore } from '../../src/operator/store-open.js'
+import { openNodeStore } from '../../src/operator/data-folder.js'
 import { collect } from '../fixtures/cli.js'
 import { until } from '../fixtures/node.js'
 

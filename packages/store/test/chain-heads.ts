@@ -1,6 +1,6 @@
 import { genesisBlock, getNetwork, headerToJsonText, MAX_U256 } from '@weft/block'
 import t from 'tap'
-import { ChainHeads } from '../src/cut.js'
+import { ChainHeads } from '../src/chain-heads.js'
 import type { StoreEvent } from '../src/index.js'
 import { openStore } from '../src/index.js'
 import { blockKey, headKey } from '../src/keys.js'
