@@ -10,7 +10,10 @@ import type { EventHub } from './streams/event-hub.js'
 import type { ClientLimits } from './traffic/client-limits.js'
 import type { ReadSlots } from './traffic/read-slots.js'
 
-/** What every route needs: the store, the network, the profile's rules and the running settings. */
+/**
+ * The running node's parts, as start-up makes them (server.ts) and the application hands them out
+ * (app.ts): each room is given the few it touches, never this whole record.
+ */
 export interface NodeContext {
   readonly store: ChainStore
   readonly network: Network

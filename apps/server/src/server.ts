@@ -118,9 +118,11 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     readSlots: new ReadSlots(config.concurrentReads),
     ...(ingest === undefined ? {} : { ingest }),
   }
-  registerTrafficMetrics(metrics.registry, node)
-  const stopFeed = feedUpdateStreams(node, log)
-  const server = createHttpServer(node, log, createApp(node, log, { metrics, activity }).callback())
+  const { headerUpdates, blockUpdates, limits, requests, readSlots } = node
+  registerTrafficMetrics(metrics.registry, { limits, requests, readSlots })
+  const stopFeed = feedUpdateStreams({ store, rules, headerUpdates, blockUpdates, maxPendingPayloads: config.maxPendingPayloads }, log)
+  const app = createApp(node, log, { metrics, activity })
+  const server = createHttpServer({ timeouts: config, limits, rules, nodeVersion: node.nodeVersion }, log, app.callback())
   let port: number
   let admin: AdminServer | undefined
   try {

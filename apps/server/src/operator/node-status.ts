@@ -1,6 +1,6 @@
 import { encodeHash } from '@weft/hash-text'
-import type { NodeContext } from '../node-context.js'
-import { basePath } from '../profile/profiles.js'
+import type { ChainStore } from '@weft/store'
+import { basePath, type ProfileRules } from '../profile/profiles.js'
 import type { ChainActivity, Reorg } from './chain-activity.js'
 
 /** One chain's head in the node's cut, for the status page. */
@@ -29,17 +29,27 @@ export interface NodeStatus {
   readonly reorgs: readonly Reorg[]
 }
 
+/** What the status reads besides the chain activity: the store's cut, the profile, the version and the block source. */
+export interface StatusFacts {
+  readonly store: ChainStore
+  readonly rules: ProfileRules
+  /** The version string the node reports. */
+  readonly nodeVersion: string
+  readonly source: NodeStatus['source']
+}
+
 /** The node's status now: its cut's heads, rate and recent reorgs. */
-export function nodeStatus(node: NodeContext, activity: ChainActivity): NodeStatus {
-  const chains = [...node.store.cut()]
+export function nodeStatus(facts: StatusFacts, activity: ChainActivity): NodeStatus {
+  const { store, rules } = facts
+  const chains = [...store.cut()]
     .sort(([a], [b]) => a - b)
     .map(([chain, header]) => ({ chain, height: header.height, hash: encodeHash(header.hash), creationTime: header.creationTime }))
   return {
-    network: node.network.name,
-    profile: node.rules.name,
-    version: node.nodeVersion,
-    cutPath: `${basePath(node.rules, node.network.name)}/cut`,
-    source: node.config.devnet ? 'devnet' : 'store',
+    network: store.network.name,
+    profile: rules.name,
+    version: facts.nodeVersion,
+    cutPath: `${basePath(rules, store.network.name)}/cut`,
+    source: facts.source,
     now: Date.now(),
     cutHeight: chains.reduce((sum, head) => sum + head.height, 0),
     blocksPerSecond: Math.round(activity.blocksPerSecond() * 1000) / 1000,

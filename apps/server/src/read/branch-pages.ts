@@ -1,12 +1,12 @@
 import { type Cursor, formatCursor, readResumablePage, resolveLimit } from '@weft/cursor'
 import { errorCode } from '@weft/errors'
 import { hashMapKey } from '@weft/hash-text'
-import { CursorNotFoundError } from '@weft/store'
+import { type ChainStore, CursorNotFoundError } from '@weft/store'
 import { branch, type HeaderRef, MAX_BRANCH_BOUNDS } from '@weft/traversal'
-import type { NodeContext } from '../node-context.js'
 import type { ParsedBounds } from './body-checks.js'
+import type { BranchContinuations } from './branch-continuations.js'
 import type { PageQuery } from './page-query.js'
-import { boundsAreEmpty, matchedPage, type StoredPage } from './stored-page.js'
+import { boundsAreEmpty, type ChainReads, matchedPage, type StoredPage } from './stored-page.js'
 
 type Walk = AsyncIterator<HeaderRef, void, undefined>
 
@@ -22,11 +22,12 @@ function walkKey(chain: number, query: PageQuery, bounds: ParsedBounds): string 
 
 /**
  * One page of a branch, descending; an unknown or foreign cursor is a 404, a cursor off the branch gives nothing.
- * A page that ends with a `next` cursor keeps its walk in `node.branchWalks`, and a request coming back with
+ * A page that ends with a `next` cursor keeps its walk in `walks`, and a request coming back with
  * that cursor (same chain, bounds and heights) continues it instead of walking down from the bounds again.
  */
 export async function readBranchPage(
-  node: NodeContext,
+  reads: ChainReads,
+  walks: BranchContinuations,
   chain: number,
   query: PageQuery,
   bounds: ParsedBounds,
@@ -37,14 +38,14 @@ export async function readBranchPage(
   const key = walkKey(chain, query, bounds)
   // Kept walks are keyed by the cursors this node issued, and it issues `inclusive:` ones only.
   if (cursor?.inclusive === true) {
-    const kept = node.branchWalks.take(key + formatCursor(cursor))
-    if (kept !== undefined) return matchedPage(node, await readPage(node, key, kept.iterator, limit, { first: kept.following }))
+    const kept = walks.take(key + formatCursor(cursor))
+    if (kept !== undefined) return matchedPage(reads.rules, await readPage(walks, key, kept.iterator, limit, { first: kept.following }))
   }
   const upper =
-    node.rules.branchMaxheight === 'ancestor-bounds' && query.maxheight !== undefined
-      ? await upperBoundsAt(node, chain, bounds.upper, query.maxheight)
+    reads.rules.branchMaxheight === 'ancestor-bounds' && query.maxheight !== undefined
+      ? await upperBoundsAt(reads.store, chain, bounds.upper, query.maxheight)
       : bounds.upper
-  const walk = branch(node.store, {
+  const walk = branch(reads.store, {
     chain,
     upper,
     lower: bounds.lower,
@@ -68,18 +69,18 @@ export async function readBranchPage(
     // One batch: the cursor block and the lower bounds. A walk may be kept only when every lower bound is
     // stored already: one stored later would change what a re-walk excludes.
     const lowerAt = cursor === undefined ? 0 : 1
-    const refs = await node.store.getRefs(cursor === undefined ? bounds.lower : [cursor.hash, ...bounds.lower])
+    const refs = await reads.store.getRefs(cursor === undefined ? bounds.lower : [cursor.hash, ...bounds.lower])
     if (cursor !== undefined) {
       const ref = refs[0]
       if (ref === undefined || ref.chainId !== chain) throw new CursorNotFoundError(cursor.hash, chain)
     }
     if (failure !== undefined) throw failure.error
-    if (boundsAreEmpty(query) || first?.done !== false) return matchedPage(node, { items: [], next: null })
+    if (boundsAreEmpty(query) || first?.done !== false) return matchedPage(reads.rules, { items: [], next: null })
     const keepable = refs.slice(lowerAt).every((ref) => ref !== undefined)
     ownsWalk = false
     return matchedPage(
-      node,
-      await readPage(node, keepable ? key : undefined, walk, limit, { first: first.value, skipFirst: exclusiveBlock(cursor) }),
+      reads.rules,
+      await readPage(walks, keepable ? key : undefined, walk, limit, { first: first.value, skipFirst: exclusiveBlock(cursor) }),
     )
   } finally {
     if (ownsWalk) await walk.return?.()
@@ -91,14 +92,14 @@ export async function readBranchPage(
  * and one below `maxheight` (which has no such ancestor) is dropped. Bounds that the walk refuses (too
  * many, unknown, of another chain) are handed on unchanged, so that it answers them as usual.
  */
-async function upperBoundsAt(node: NodeContext, chain: number, upper: readonly Buffer[], maxheight: number): Promise<Buffer[]> {
+async function upperBoundsAt(store: ChainStore, chain: number, upper: readonly Buffer[], maxheight: number): Promise<Buffer[]> {
   if (upper.length > MAX_BRANCH_BOUNDS) return [...upper]
-  const refs = await node.store.getRefs(upper)
+  const refs = await store.getRefs(upper)
   if (refs.some((ref) => ref === undefined || ref.chainId !== chain)) return [...upper]
   const replaced = new Map<string, Buffer>()
   for (const ref of refs as HeaderRef[]) {
     if (ref.height < maxheight) continue
-    const at = ref.height === maxheight ? ref : await node.store.ancestorAt(ref.hash, maxheight)
+    const at = ref.height === maxheight ? ref : await store.ancestorAt(ref.hash, maxheight)
     if (at !== undefined) replaced.set(hashMapKey(at.hash), Buffer.from(at.hash))
   }
   return [...replaced.values()]
@@ -115,7 +116,7 @@ function exclusiveBlock(cursor: Cursor | undefined): ((ref: HeaderRef) => boolea
  * walk, still open, are kept for the next page when `key` is given, else the walk is closed.
  */
 async function readPage(
-  node: NodeContext,
+  walks: BranchContinuations,
   key: string | undefined,
   walk: Walk,
   limit: number,
@@ -127,7 +128,7 @@ async function readPage(
     if (following === undefined) return { items, next: null }
     const next = formatCursor({ inclusive: true, hash: following.hash })
     if (key !== undefined) {
-      node.branchWalks.keep(key + next, { iterator: walk, following })
+      walks.keep(key + next, { iterator: walk, following })
       kept = true
     }
     return { items, next }

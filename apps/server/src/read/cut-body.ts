@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { cutChains, cutHeightLimit, encodeU256, genesisHeight, type Network } from '@weft/block'
 import { encodeHash } from '@weft/hash-text'
-import type { NodeContext } from '../node-context.js'
+import type { ChainStore } from '@weft/store'
 import { inProfileOrder, type ProfileRules } from '../profile/profiles.js'
 
 /** One head of a cut: what /cut says of it. */
@@ -56,18 +56,18 @@ export function cutText(rules: ProfileRules, network: Network, heads: readonly C
   return `{"hashes":{${hashes}},"origin":null,"weight":"${weight}","height":${height},"instance":${JSON.stringify(network.name)},"id":"${id}"}`
 }
 
-/** The node's cut as /cut heads, limited by `maxheight` (a cut height) when given. */
-export async function readCutHeads(node: NodeContext, maxheight: number | undefined): Promise<CutHead[]> {
-  const heads = [...node.store.cut().values()].map((head) => ({
+/** The store's cut as /cut heads, limited by `maxheight` (a cut height) when given. */
+export async function readCutHeads(store: ChainStore, maxheight: number | undefined): Promise<CutHead[]> {
+  const heads = [...store.cut().values()].map((head) => ({
     chain: head.chainId,
     hash: head.hash,
     height: head.height,
     weight: head.weight,
   }))
   if (maxheight === undefined) return heads
-  return limitCut(node.network, heads, maxheight, async (hash, height) => {
-    const ref = await node.store.ancestorAt(hash, height)
-    const header = ref === undefined ? undefined : await node.store.getHeader(ref.hash)
+  return limitCut(store.network, heads, maxheight, async (hash, height) => {
+    const ref = await store.ancestorAt(hash, height)
+    const header = ref === undefined ? undefined : await store.getHeader(ref.hash)
     return header === undefined ? undefined : { chain: header.chainId, hash: header.hash, height: header.height, weight: header.weight }
   })
 }

@@ -1,10 +1,9 @@
 import { decodeHash, isHashText } from '@weft/hash-text'
 import { InvalidHashParameterError, RouteNotFoundError } from '../errors.js'
-import type { NodeContext } from '../node-context.js'
 
-/** Reads the `{chain}` path segment: any chain of the network's newest graph, else 404 (the path names nothing). */
-export function chainParam(node: NodeContext, path: string, text: string | undefined): number {
-  if (text === undefined || !/^(0|[1-9][0-9]{0,3})$/.test(text) || !node.chains.has(Number(text))) throw new RouteNotFoundError(path)
+/** Reads the `{chain}` path segment: one of `chains` (the network's newest graph's), else 404 (the path names nothing). */
+export function chainParam(chains: ReadonlySet<number>, path: string, text: string | undefined): number {
+  if (text === undefined || !/^(0|[1-9][0-9]{0,3})$/.test(text) || !chains.has(Number(text))) throw new RouteNotFoundError(path)
   return Number(text)
 }
 

@@ -1,10 +1,10 @@
 import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
+import type { ChainStore } from '@weft/store'
 import { MethodNotAllowedError, PayloadNotFoundError } from '../errors.js'
 import { negotiate } from '../http/negotiation.js'
 import { readJsonBody } from '../http/request-body.js'
 import { writeJson, writeJsonArray } from '../http/responses.js'
-import type { NodeContext } from '../node-context.js'
 import { parsePayloadBatch } from '../read/body-checks.js'
 import { chainParam, hashParam } from '../read/path-params.js'
 
@@ -30,23 +30,31 @@ export function payloadWithoutOutputs(withOutputs: Buffer): Buffer {
   )
 }
 
+/** What the payload routes touch: the store, the network's chain ids (`{chain}` must name one) and the body limit. */
+export interface PayloadRouteParts {
+  readonly store: ChainStore
+  readonly chains: ReadonlySet<number>
+  readonly bodyLimit: number
+}
+
 /** Payload endpoints: looked up node-wide, whatever chain the path names. */
-export function registerPayloadRoutes(router: Router, node: NodeContext, base: string): void {
+export function registerPayloadRoutes(router: Router, parts: PayloadRouteParts, base: string): void {
+  const { store, chains, bodyLimit } = parts
   const single = (withOutputs: boolean) => async (ctx: RouterContext) => {
     const hashText = ctx.params.payloadHash ?? ''
     if (hashText === 'batch' && !withOutputs) throw new MethodNotAllowedError(ctx.method, ['POST', 'OPTIONS'])
     negotiate(ctx.get('accept') || undefined)
-    chainParam(node, ctx.path, ctx.params.chain)
+    chainParam(chains, ctx.path, ctx.params.chain)
     const hash = hashParam(hashText)
-    const bytes = await node.store.getPayloadJson(hash)
+    const bytes = await store.getPayloadJson(hash)
     if (bytes === undefined) throw new PayloadNotFoundError(hash)
     writeJson(ctx, withOutputs ? bytes : payloadWithoutOutputs(bytes))
   }
   const batch = (withOutputs: boolean) => async (ctx: RouterContext) => {
     negotiate(ctx.get('accept') || undefined)
-    chainParam(node, ctx.path, ctx.params.chain)
-    const hashes = parsePayloadBatch(await readJsonBody(ctx.req, node.config.bodyLimit))
-    const found = await Promise.all(hashes.map((hash) => node.store.getPayloadJson(hash)))
+    chainParam(chains, ctx.path, ctx.params.chain)
+    const hashes = parsePayloadBatch(await readJsonBody(ctx.req, bodyLimit))
+    const found = await Promise.all(hashes.map((hash) => store.getPayloadJson(hash)))
     const items = found
       .filter((bytes): bytes is Buffer => bytes !== undefined)
       .map((bytes) => (withOutputs ? bytes : payloadWithoutOutputs(bytes)))

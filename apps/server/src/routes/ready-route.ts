@@ -1,7 +1,6 @@
 import type Router from '@koa/router'
-import type { IngestStatus } from '@weft/ingest'
+import type { Ingest, IngestStatus } from '@weft/ingest'
 import { writeJson } from '../http/responses.js'
-import type { NodeContext } from '../node-context.js'
 
 /** The body of `GET /ready`. */
 export interface ReadyBody {
@@ -47,9 +46,9 @@ export function readyBody(status: IngestStatus | undefined): ReadyBody {
 }
 
 /** GET /ready at the host root, both profiles: 200 when fit to serve, else 503, each with the JSON body above (Accept is ignored, as a load balancer's probe expects). */
-export function registerReadyRoute(router: Router, node: NodeContext): void {
+export function registerReadyRoute(router: Router, ingest: Ingest | undefined): void {
   router.get('/ready', (ctx) => {
-    const body = readyBody(node.ingest?.status())
+    const body = readyBody(ingest?.status())
     ctx.status = body.ready ? 200 : 503
     writeJson(ctx, Buffer.from(JSON.stringify(body)))
   })

@@ -1,8 +1,18 @@
+import type { Ingest } from '@weft/ingest'
 import type { Context, Middleware } from 'koa'
 import { ClientRequestError } from '../errors.js'
 import { receiveBody } from '../http/request-body.js'
-import type { NodeContext } from '../node-context.js'
+import type { ClientLimits } from './client-limits.js'
 import { readGate } from './read-gate.js'
+import type { ReadSlots } from './read-slots.js'
+
+/** What admits a request: the client limits, the read slots, the body limit and, in upstream mode, the read gate's ingest and slots. */
+export interface AdmissionParts {
+  readonly limits: ClientLimits
+  readonly readSlots: ReadSlots
+  readonly bodyLimit: number
+  readonly gate?: { readonly ingest: Ingest; readonly slots: number }
+}
 
 /**
  * The middleware that admit a request, after the error mapping (their refusals are answered by the
@@ -11,18 +21,18 @@ import { readGate } from './read-gate.js'
  * then the read slots for the chain reads under `base` (the event streams are neither gated nor
  * counted as requests). The gate comes after the body so that trickled uploads cannot hold its slots.
  */
-export function admission(node: NodeContext, base: string): Middleware[] {
+export function admission(parts: AdmissionParts, base: string): Middleware[] {
   const streams = new Set([`${base}/header/updates`, `${base}/block/updates`])
   // The router serves a path with one trailing slash as the path without it: so are they counted.
   const isStreamPath = (path: string): boolean => streams.has(path.endsWith('/') ? path.slice(0, -1) : path)
   const isStream = (ctx: Context): boolean => ctx.method === 'GET' && isStreamPath(ctx.path)
   const isChainRead = (ctx: Context): boolean => ctx.path.startsWith(`${base}/`) && !isStreamPath(ctx.path)
   const bodyFirst: Middleware = async (ctx, next) => {
-    if (ctx.method === 'POST') await receiveBody(ctx.req, node.config.bodyLimit)
+    if (ctx.method === 'POST') await receiveBody(ctx.req, parts.bodyLimit)
     await next()
   }
-  const gate = node.ingest === undefined ? [] : [readGate(node.ingest, node.config.readSlots, isStreamPath)]
-  return [readableTarget, node.limits.middleware(isStream), bodyFirst, ...gate, node.readSlots.middleware(isChainRead)]
+  const gate = parts.gate === undefined ? [] : [readGate(parts.gate.ingest, parts.gate.slots, isStreamPath)]
+  return [readableTarget, parts.limits.middleware(isStream), bodyFirst, ...gate, parts.readSlots.middleware(isChainRead)]
 }
 
 // A request target that node's parser takes but that is no URL (an absolute form with a broken

@@ -1,13 +1,25 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { Logger } from 'pino'
 import type { ServerConfig } from '../config/config.js'
-import type { NodeContext } from '../node-context.js'
+import type { ProfileRules } from '../profile/profiles.js'
+import type { ClientLimits } from './client-limits.js'
 import { answerClientErrors, answerConnect } from './socket-answers.js'
 
 const ms = (seconds: number): number => Math.max(1, Math.round(seconds * 1000))
 
-/** The timeouts of node's HTTP server for a configuration, as `createServer` options. */
-export function httpServerOptions(config: ServerConfig) {
+/** The settings node's HTTP server is made with: its timeouts, in seconds. */
+export type HttpTimeouts = Pick<ServerConfig, 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout'>
+
+/** What node's HTTP server of a node touches: its timeouts, the client limits, and what its own answers are written with. */
+export interface HttpServerParts {
+  readonly timeouts: HttpTimeouts
+  readonly limits: ClientLimits
+  readonly rules: ProfileRules
+  readonly nodeVersion: string
+}
+
+/** The timeouts of node's HTTP server, as `createServer` options. */
+export function httpServerOptions(config: HttpTimeouts) {
   const headersTimeout = ms(config.headersTimeout)
   const requestTimeout = ms(config.requestTimeout)
   return {
@@ -26,12 +38,13 @@ export function httpServerOptions(config: ServerConfig) {
  * connections watched by the client limits, and what node's parser refuses or cuts answered with
  * the common headers (traffic/socket-answers.ts).
  */
-export function createHttpServer(node: NodeContext, logger: Logger, listener: RequestListener): Server {
-  const server = createServer(httpServerOptions(node.config), listener)
-  server.keepAliveTimeout = ms(node.config.keepAliveTimeout)
-  node.limits.watch(server)
-  server.on('clientError', answerClientErrors(node.rules, node.nodeVersion, logger))
-  server.on('connect', answerConnect(node.rules, node.nodeVersion))
+export function createHttpServer(parts: HttpServerParts, logger: Logger, listener: RequestListener): Server {
+  const { rules, nodeVersion } = parts
+  const server = createServer(httpServerOptions(parts.timeouts), listener)
+  server.keepAliveTimeout = ms(parts.timeouts.keepAliveTimeout)
+  parts.limits.watch(server)
+  server.on('clientError', answerClientErrors(rules, nodeVersion, logger))
+  server.on('connect', answerConnect(rules, nodeVersion))
   // An expectation other than 100-continue may be ignored (RFC 9110, 10.1.1): the request is answered
   // as any other, with the common headers, rather than node's bare 417.
   server.on('checkExpectation', (req, res) => server.emit('request', req, res))
