@@ -51,7 +51,7 @@ const headerPages = [
 const hashPage = { mediaType: json, schema: 'HashPage', example: 'hashPage' } as const
 const text = { type: 'string' }
 
-/** Every operation the node answers, in the order of the document. */
+/** The operations of the wire contract, in the order of the document (the operator's follow: `operatorOperations`). */
 export const operations: readonly OperationSpec[] = [
   {
     path: '/health-check',
@@ -245,65 +245,5 @@ export const operations: readonly OperationSpec[] = [
       representations: [{ mediaType: 'text/event-stream', schema: text }],
     },
     codes: ['TOO_MANY_STREAMS'],
-  },
-  {
-    path: '/openapi.json',
-    method: 'get',
-    operationId: 'getOpenApi',
-    summary: 'This document: the OpenAPI 3.1 description of the profile being served',
-    tag: 'operator',
-    parameters: [],
-    ok: {
-      description: 'this document',
-      representations: [{ mediaType: json, schema: 'OpenApiDocument' }],
-    },
-    codes: ['NOT_ACCEPTABLE'],
-  },
-  {
-    path: '/metrics',
-    method: 'get',
-    operationId: 'getMetrics',
-    summary: 'Prometheus metrics, text format 0.0.4 (Accept ignored)',
-    tag: 'operator',
-    parameters: [],
-    ok: { description: 'metrics', representations: [{ mediaType: 'text/plain;version=0.0.4', schema: text }] },
-    codes: [],
-  },
-  {
-    path: '/ready',
-    method: 'get',
-    operationId: 'getReady',
-    summary: "Readiness for a load balancer: caught up with the upstream's cut within --max-lag and heard from lately (Accept ignored)",
-    tag: 'operator',
-    parameters: [],
-    ok: { description: 'fit to serve', representations: [{ mediaType: json, schema: 'ReadyBody' }] },
-    unavailable: {
-      description: 'not fit to serve: behind, stale or failed (the body says which)',
-      representations: [{ mediaType: json, schema: 'ReadyBody' }],
-    },
-    codes: [],
-  },
-  {
-    path: '/status',
-    method: 'get',
-    operationId: 'getStatus',
-    summary: "The status page's figures: heads, cut height, blocks per second, recent reorgs",
-    tag: 'operator',
-    parameters: [],
-    ok: {
-      description: 'the node status',
-      representations: [{ mediaType: json, schema: 'NodeStatus' }],
-    },
-    codes: ['NOT_ACCEPTABLE'],
-  },
-  {
-    path: '/',
-    method: 'get',
-    operationId: 'getStatusPage',
-    summary: 'The status page: the node live, readable without JavaScript (Accept ignored)',
-    tag: 'operator',
-    parameters: [],
-    ok: { description: 'an HTML page', representations: [{ mediaType: 'text/html', schema: text }] },
-    codes: [],
   },
 ]

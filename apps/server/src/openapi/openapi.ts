@@ -2,6 +2,7 @@ import { basePath, type ProfileRules } from '../profile/profiles.js'
 import { errorResponses } from './openapi-errors.js'
 import { examplesOf } from './openapi-examples.js'
 import { type OperationSpec, operations, type Representation } from './openapi-operations.js'
+import { operatorOperations } from './openapi-operator-operations.js'
 import { componentSchemas, ref, type SchemaName } from './openapi-schemas.js'
 
 type Json = Record<string, unknown>
@@ -59,7 +60,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
   const schemaOf = (schema: Representation['schema']): Json =>
     typeof schema === 'string' ? ref(rules.name === 'chainweb' ? (chainwebNames[schema] ?? schema) : schema) : schema
   const paths: Record<string, Json> = {}
-  for (const spec of operations) {
+  for (const spec of [...operations, ...operatorOperations]) {
     const contentOf = (representations: readonly Representation[]): Json =>
       Object.fromEntries(
         representations.map((representation) => [
