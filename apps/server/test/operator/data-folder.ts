@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process'
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openStore } from '@weft/store'
+import { openStore, StoreOpenError } from '@weft/store'
 import { ClassicLevel } from 'classic-level'
 import t from 'tap'
-import { openNodeStore } from '../../src/operator/data-folder.js'
+import { openNodeStore, storeOpenAnswer } from '../../src/operator/data-folder.js'
 import { collect } from '../fixtures/cli.js'
 import { until } from '../fixtures/node.js'
 
@@ -110,5 +110,18 @@ t.test('a corrupt store names the corruption and the fix', async (t) => {
   await t.rejects(openNodeStore({ path: data, network: 'development' }), {
     code: 'STORE_CORRUPT',
     message: /is corrupt \(Corruption: CURRENT file does not end with newline\)\. Fix: move the folder aside/,
+  })
+})
+
+t.test("a failure the store gives no reason for is STORE_UNAVAILABLE, in the store's own words", async (t) => {
+  const failed = new StoreOpenError('/d', 'failed', 'IO error: /d/000005.ldb: Input/output error')
+  t.match(storeOpenAnswer('/d', 'development', failed), {
+    code: 'STORE_UNAVAILABLE',
+    message: 'Expected to open the store in /d, but it failed: IO error: /d/000005.ldb: Input/output error',
+    cause: failed,
+  })
+  t.match(storeOpenAnswer('/d', 'development', new TypeError('not a store at all')), {
+    code: 'STORE_UNAVAILABLE',
+    message: /but it failed: not a store at all$/,
   })
 })
