@@ -1,4 +1,4 @@
-import { inHashMapOrder } from '@weft/block'
+import { inChainwebNodeOrder } from '@weft/block'
 import type { Profile } from '@weft/types'
 import { type ErrorTable, errorTables } from './error-table.js'
 
@@ -21,8 +21,8 @@ export interface ProfileRules {
   readonly blockDelayMicros: 1_000_000 | 1
   /** Which headers the update streams carry. */
   readonly headerEvents: 'inserted' | 'cut'
-  /** Order of chain ids in every map or set (/cut, /info): ascending, or the real node's hash-map order. */
-  readonly chainOrder: 'ascending' | 'hash-map'
+  /** Order of chain ids in every map or set (/cut, /info): ascending, or chainweb-node's (the order of its hash maps). */
+  readonly chainOrder: 'ascending' | 'chainweb-node'
   /** Key order of update-event data: the contract's canonical order, or every object's keys alphabetical (the real node). */
   readonly eventKeys: 'canonical' | 'alphabetical'
   /** A branch's `maxheight`: a filter only, or (the real node) upper bounds replaced by their ancestors at it, lower ones dropped. */
@@ -58,7 +58,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     errors: errorTables.chainweb,
     blockDelayMicros: 1,
     headerEvents: 'cut',
-    chainOrder: 'hash-map',
+    chainOrder: 'chainweb-node',
     eventKeys: 'alphabetical',
     branchMaxheight: 'ancestor-bounds',
     emulatesRelease: true,
@@ -70,7 +70,7 @@ export function basePath(rules: ProfileRules, network: string): string {
   return `/${rules.basePrefix}/0.0/${network}`
 }
 
-/** `chains` in the profile's order: ascending (spec) or the real node's hash-map order (chainweb). */
+/** `chains` in the profile's order: ascending (spec) or chainweb-node's (chainweb). */
 export function inProfileOrder(rules: ProfileRules, chains: Iterable<number>): number[] {
-  return rules.chainOrder === 'hash-map' ? inHashMapOrder(chains) : [...chains].sort((a, b) => a - b)
+  return rules.chainOrder === 'chainweb-node' ? inChainwebNodeOrder(chains) : [...chains].sort((a, b) => a - b)
 }

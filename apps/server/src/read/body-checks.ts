@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox'
-import { decodeHash, hashMapKey } from '@weft/hash-text'
+import { decodeHash, mapKeyOfHash } from '@weft/hash-text'
 import { BranchBounds, PayloadBatch } from '@weft/types'
 import { InvalidBodyError } from '../errors.js'
 import { compileChecker, failureMessage, type SchemaChecker } from './schema-check.js'
@@ -34,7 +34,7 @@ function distinct(texts: readonly string[]): Buffer[] {
   const hashes = new Map<string, Buffer>()
   for (const text of texts) {
     const hash = decodeHash(text)
-    hashes.set(hashMapKey(hash), hash)
+    hashes.set(mapKeyOfHash(hash), hash)
   }
   return [...hashes.values()]
 }

@@ -1,6 +1,6 @@
 import { type Cursor, formatCursor, readResumablePage, resolveLimit } from '@weft/cursor'
 import { errorCode } from '@weft/errors'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import { type ChainStore, CursorNotFoundError } from '@weft/store'
 import { branch, type HeaderRef, MAX_BRANCH_BOUNDS } from '@weft/traversal'
 import type { ParsedBounds } from './body-checks.js'
@@ -100,7 +100,7 @@ async function upperBoundsAt(store: ChainStore, chain: number, upper: readonly B
   for (const ref of refs as HeaderRef[]) {
     if (ref.height < maxheight) continue
     const at = ref.height === maxheight ? ref : await store.ancestorAt(ref.hash, maxheight)
-    if (at !== undefined) replaced.set(hashMapKey(at.hash), Buffer.from(at.hash))
+    if (at !== undefined) replaced.set(mapKeyOfHash(at.hash), Buffer.from(at.hash))
   }
   return [...replaced.values()]
 }

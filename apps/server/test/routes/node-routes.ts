@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { decodeU256, getNetwork, inHashMapOrder } from '@weft/block'
+import { decodeU256, getNetwork, inChainwebNodeOrder } from '@weft/block'
 import type { ChainwebBlockPage, Cut, NodeInfo } from '@weft/types'
 import t from 'tap'
 import { nodeVersion } from '../../src/index.js'
@@ -117,7 +117,7 @@ t.test('cut lists the best heads; maxheight replaces them by their ancestors', a
     const chains = [...heads.keys()].sort((a, b) => a - b)
     t.same(Object.keys(cut.json.hashes), chains.map(String))
     const listedChains = [...(await send(url)).body.toString().matchAll(/"(\d+)":\{"height"/g)].map((match) => Number(match[1]))
-    t.same(listedChains, profile === 'spec' ? chains : inHashMapOrder(chains), `${profile}: chains in the profile's order`)
+    t.same(listedChains, profile === 'spec' ? chains : inChainwebNodeOrder(chains), `${profile}: chains in the profile's order`)
     for (const chain of chains)
       t.same(cut.json.hashes[String(chain)], { height: heads.get(chain)!.height, hash: heads.get(chain)!.hash.toString('base64url') })
     t.equal(cut.json.origin, null)
@@ -130,8 +130,8 @@ t.test('cut lists the best heads; maxheight replaces them by their ancestors', a
       decodeU256(Buffer.from(cut.json.weight, 'base64url')),
       chains.reduce((sum, chain) => sum + heads.get(chain)!.weight, 0n),
     )
-    // The id is over the heads in the order `hashes` lists them: ascending (spec) or the real node's hash-map order.
-    const listed = profile === 'spec' ? chains : inHashMapOrder(chains)
+    // The id is over the heads in the order `hashes` lists them: ascending (spec) or chainweb-node's.
+    const listed = profile === 'spec' ? chains : inChainwebNodeOrder(chains)
     t.equal(
       cut.json.id,
       createHash('sha512-256')
