@@ -21,7 +21,7 @@ export interface NodeContext {
   readonly config: ServerConfig
   /** Version string the node reports (version header, /info, OpenAPI): the emulated release's or Weft's own. */
   readonly nodeVersion: string
-  /** What the node reports of its software in /info (see release.ts). */
+  /** What the node reports of its software in /info (see profile/release.ts). */
   readonly release: ReportedRelease
   /** Chains of the newest graph: the only valid `{chain}` path segments. */
   readonly chains: ReadonlySet<number>

@@ -19,7 +19,7 @@ const HeaderBinaryText = Type.String({ pattern: '^[A-Za-z0-9_-]+$', description:
 
 const HeadSummary = Type.Object({ height: Type.Integer({ minimum: 0 }), hash: BlockHash })
 
-/** The body of `GET /status` (node-status.ts). */
+/** The body of `GET /status` (operator/node-status.ts). */
 const NodeStatus = Type.Object({
   network: NetworkName,
   profile: Profile,
@@ -49,7 +49,7 @@ const NodeStatus = Type.Object({
   ),
 })
 
-/** The body of `GET /ready` (ready-route.ts), 200 and 503 alike. */
+/** The body of `GET /ready` (routes/ready-route.ts), 200 and 503 alike. */
 const ReadyBody = Type.Object({
   ready: Type.Boolean(),
   phase: Type.String({ description: '`devnet`, or the ingest phase: `starting`, `copying`, `following`, `stopped`, `failed`' }),

@@ -3,7 +3,7 @@ import { isIPv6, type Socket } from 'node:net'
 import type { Context, Middleware } from 'koa'
 import { ClientRequestError, TooManyRequestsError } from '../errors.js'
 
-/** The limits a node puts on its clients (see traffic-options.ts). */
+/** The limits a node puts on its clients (see config/traffic-options.ts). */
 export interface ClientLimitSettings {
   readonly maxConnections: number
   readonly maxPerClient: number
