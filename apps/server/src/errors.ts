@@ -2,7 +2,7 @@ import { WeftError } from '@weft/errors'
 
 /**
  * Base class of every error the server owns: `code` is stable and listed in the README. The status and
- * body of the answer are not the error's: the profile's error table (error-table.ts) says them by code.
+ * body of the answer are not the error's: the profile's error table (profile/error-table.ts) says them by code.
  */
 export abstract class ServerError extends WeftError {}
 

@@ -1,16 +1,19 @@
 import type { Network } from '@weft/block'
 import type { Ingest } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
-import type { BranchContinuations } from './branch-continuations.js'
-import type { ClientLimits } from './client-limits.js'
-import type { ServerConfig } from './config.js'
-import type { EventHub } from './event-hub.js'
-import type { InFlight } from './in-flight.js'
-import type { ProfileRules } from './profiles.js'
-import type { ReadSlots } from './read-slots.js'
-import type { ReportedRelease } from './release.js'
+import type { ServerConfig } from './config/config.js'
+import type { InFlight } from './http/in-flight.js'
+import type { ProfileRules } from './profile/profiles.js'
+import type { ReportedRelease } from './profile/release.js'
+import type { BranchContinuations } from './read/branch-continuations.js'
+import type { EventHub } from './streams/event-hub.js'
+import type { ClientLimits } from './traffic/client-limits.js'
+import type { ReadSlots } from './traffic/read-slots.js'
 
-/** What every route needs: the store, the network, the profile's rules and the running settings. */
+/**
+ * The running node's parts, as start-up makes them (server.ts) and the application hands them out
+ * (app.ts): each room is given the few it touches, never this whole record.
+ */
 export interface NodeContext {
   readonly store: ChainStore
   readonly network: Network
@@ -18,7 +21,7 @@ export interface NodeContext {
   readonly config: ServerConfig
   /** Version string the node reports (version header, /info, OpenAPI): the emulated release's or Weft's own. */
   readonly nodeVersion: string
-  /** What the node reports of its software in /info (see release.ts). */
+  /** What the node reports of its software in /info (see profile/release.ts). */
   readonly release: ReportedRelease
   /** Chains of the newest graph: the only valid `{chain}` path segments. */
   readonly chains: ReadonlySet<number>

@@ -1,9 +1,9 @@
 import { type Logger, pino } from 'pino'
-import { helpText, optionsOf, readCommandLine, type SourcedSettings } from './command-line.js'
-import { resolveConfig } from './config.js'
-import { readConfigFile } from './config-file.js'
+import { helpText, optionsOf, readCommandLine, type SourcedSettings } from './config/command-line.js'
+import { resolveConfig } from './config/config.js'
+import { readConfigFile } from './config/config-file.js'
+import { printConfigText, sourcesOf } from './config/print-config.js'
 import { InvalidConfigError } from './errors.js'
-import { printConfigText, sourcesOf } from './print-config.js'
 import { nodeVersion, type RunningServer, startServer } from './server.js'
 
 /** What the command needs from its process: output, signals and exit (injected so tests run it in-process). */

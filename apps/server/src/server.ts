@@ -4,24 +4,24 @@ import { createProducer } from '@weft/devnet'
 import type { Ingest } from '@weft/ingest'
 import { type ChainStore, deviceReadAhead } from '@weft/store'
 import { type Logger, pino } from 'pino'
-import { type AdminServer, startAdminServer } from './admin-server.js'
 import { createApp } from './app.js'
-import { BranchContinuations } from './branch-continuations.js'
-import { trackChainActivity } from './chain-activity.js'
-import { ClientLimits } from './client-limits.js'
-import { resolveConfig, type ServerConfig, type ServerOptions } from './config.js'
-import { EventHub } from './event-hub.js'
-import { createHttpServer } from './http-server.js'
-import { InFlight } from './in-flight.js'
-import { createMetrics, type NodeMetrics } from './metrics.js'
+import { resolveConfig, type ServerConfig, type ServerOptions } from './config/config.js'
+import { InFlight } from './http/in-flight.js'
 import type { NodeContext } from './node-context.js'
-import { profiles } from './profiles.js'
-import { readAheadWarning } from './read-ahead-check.js'
-import { ReadSlots } from './read-slots.js'
-import { reportedRelease } from './release.js'
-import { openNodeStore } from './store-open.js'
-import { registerTrafficMetrics } from './traffic-metrics.js'
-import { feedUpdateStreams } from './update-streams.js'
+import { type AdminServer, startAdminServer } from './operator/admin-server.js'
+import { trackChainActivity } from './operator/chain-activity.js'
+import { openNodeStore } from './operator/data-folder.js'
+import { createMetrics, type NodeMetrics } from './operator/metrics.js'
+import { readAheadWarning } from './operator/read-ahead-check.js'
+import { profiles } from './profile/profiles.js'
+import { reportedRelease } from './profile/release.js'
+import { BranchContinuations } from './read/branch-continuations.js'
+import { EventHub } from './streams/event-hub.js'
+import { feedUpdateStreams } from './streams/update-streams.js'
+import { ClientLimits } from './traffic/client-limits.js'
+import { createHttpServer } from './traffic/http-server.js'
+import { ReadSlots } from './traffic/read-slots.js'
+import { registerTrafficMetrics } from './traffic/traffic-metrics.js'
 import { inUpstreamMode, startIngest } from './upstream-mode.js'
 
 /** A node that is listening. */
@@ -118,9 +118,11 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     readSlots: new ReadSlots(config.concurrentReads),
     ...(ingest === undefined ? {} : { ingest }),
   }
-  registerTrafficMetrics(metrics.registry, node)
-  const stopFeed = feedUpdateStreams(node, log)
-  const server = createHttpServer(node, log, createApp(node, log, { metrics, activity }).callback())
+  const { headerUpdates, blockUpdates, limits, requests, readSlots } = node
+  registerTrafficMetrics(metrics.registry, { limits, requests, readSlots })
+  const stopFeed = feedUpdateStreams({ store, rules, headerUpdates, blockUpdates, maxPendingPayloads: config.maxPendingPayloads }, log)
+  const app = createApp(node, log, { metrics, activity })
+  const server = createHttpServer({ timeouts: config, limits, rules, nodeVersion: node.nodeVersion }, log, app.callback())
   let port: number
   let admin: AdminServer | undefined
   try {

@@ -1,7 +1,7 @@
 import { createIngest, type Ingest } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
 import type { Logger } from 'pino'
-import type { ServerConfig } from './config.js'
+import type { ServerConfig } from './config/config.js'
 
 /** Whether the configuration follows upstreams (`--upstream`): the store then takes the upstream's cut. */
 export function inUpstreamMode(config: ServerConfig): boolean {

@@ -1,4 +1,4 @@
-import { type Block, genesisBlock, getNetwork, inHashMapOrder } from '@weft/block'
+import { type Block, genesisBlock, getNetwork, inChainwebNodeOrder } from '@weft/block'
 import { BraidMiner, createProducer, createRandom, loadWindows, wallClock } from '@weft/devnet'
 import type { StoreEvent } from '@weft/store'
 import type { Cut, NodeInfo } from '@weft/types'
@@ -74,7 +74,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
       Object.values(final.hashes).every((head) => head.height > 60),
       'every chain passed 60',
     )
-    t.same((await info()).nodeChains, profile === 'spec' ? range(0, 20).map(String) : inHashMapOrder(range(0, 20)).map(String))
+    t.same((await info()).nodeChains, profile === 'spec' ? range(0, 20).map(String) : inChainwebNodeOrder(range(0, 20)).map(String))
 
     const announced = profile === 'spec' ? inserted : joined
     await until(() => headerStream.data().length === announced.length && blockStream.data().length === announced.length)

@@ -7,8 +7,8 @@ import * as hashText from '@weft/hash-text'
 import * as store from '@weft/store'
 import * as traversal from '@weft/traversal'
 import t from 'tap'
-import { answeredCodes } from '../src/error-table.js'
 import * as serverErrors from '../src/errors.js'
+import { answeredCodes } from '../src/profile/error-table.js'
 
 type ErrorClass = (abstract new (...args: never[]) => Error) & { codes?: readonly string[] }
 

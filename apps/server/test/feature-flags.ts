@@ -1,7 +1,7 @@
 import { type Block, decodeHeader, genesisBlock, getNetwork, headerFromJsonText, headerToJsonText, parseJsonExact } from '@weft/block'
 import { createAccountPool, createRandom, mineBlock, syntheticPayload } from '@weft/devnet'
 import t from 'tap'
-import { alphabeticalHeaderJson } from '../src/event-data.js'
+import { alphabeticalHeaderJson } from '../src/streams/event-data.js'
 import { postRaw, send, startNode } from './fixtures/node.js'
 import { subscribe, until } from './fixtures/streams.js'
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { deviceReadAhead } from '@weft/store'
 import t from 'tap'
 import { nodeVersion, runCli } from '../src/index.js'
-import { readAheadWarning } from '../src/read-ahead-check.js'
+import { readAheadWarning } from '../src/operator/read-ahead-check.js'
 import { captureIo, collect } from './fixtures/cli.js'
 import { send, until } from './fixtures/node.js'
 

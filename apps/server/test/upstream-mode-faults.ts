@@ -3,7 +3,7 @@ import { fill } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
 import t, { type Test } from 'tap'
-import type { ReadyBody } from '../src/ready-route.js'
+import type { ReadyBody } from '../src/routes/ready-route.js'
 import { startNode } from './fixtures/node.js'
 import { assertSameNode, caughtUp, freshFolder, getText, startFollower, startProxy, until } from './fixtures/upstreams.js'
 

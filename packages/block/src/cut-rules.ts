@@ -1,19 +1,35 @@
 import { chainsAt, graphAt, type Network } from './networks.js'
 
 /**
- * The order in which chainweb-node writes chain ids wherever it writes a map or set of them (its
- * hash-map order): the chainweb profile lists chains in this order, any subset in the same relative
- * order. The spec profile lists them ascending.
+ * The order in which chainweb-node writes chain ids wherever it writes a map or set of them (the
+ * iteration order of its Haskell hash maps): the chainweb profile lists chains in this order, any
+ * subset in the same relative order. The spec profile lists them ascending.
  */
-export const HASH_MAP_CHAIN_ORDER: readonly number[] = Object.freeze([16, 9, 0, 6, 4, 1, 2, 18, 14, 10, 3, 12, 5, 17, 11, 8, 7, 15, 13, 19])
+export const CHAINWEB_NODE_CHAIN_ORDER: readonly number[] = Object.freeze([
+  16, 9, 0, 6, 4, 1, 2, 18, 14, 10, 3, 12, 5, 17, 11, 8, 7, 15, 13, 19,
+])
 
-const hashMapRank = new Map(HASH_MAP_CHAIN_ORDER.map((chain, rank) => [chain, rank]))
+const chainwebNodeRank = new Map(CHAINWEB_NODE_CHAIN_ORDER.map((chain, rank) => [chain, rank]))
 
-/** `chains` in the real node's hash-map order (chains it never has come last, ascending). */
-export function inHashMapOrder(chains: Iterable<number>): number[] {
-  const rank = (chain: number): number => hashMapRank.get(chain) ?? HASH_MAP_CHAIN_ORDER.length + chain
+/** `chains` in chainweb-node's order (chains it never has come last, ascending). */
+export function inChainwebNodeOrder(chains: Iterable<number>): number[] {
+  const rank = (chain: number): number => chainwebNodeRank.get(chain) ?? CHAINWEB_NODE_CHAIN_ORDER.length + chain
   return [...chains].sort((a, b) => rank(a) - rank(b))
 }
+
+/**
+ * The former name of `CHAINWEB_NODE_CHAIN_ORDER`.
+ * @deprecated Use `CHAINWEB_NODE_CHAIN_ORDER`.
+ * @alias
+ */
+export const HASH_MAP_CHAIN_ORDER: readonly number[] = CHAINWEB_NODE_CHAIN_ORDER
+
+/**
+ * The former name of `inChainwebNodeOrder`, the same function.
+ * @deprecated Use `inChainwebNodeOrder`.
+ * @alias
+ */
+export const inHashMapOrder: (chains: Iterable<number>) => number[] = inChainwebNodeOrder
 
 /**
  * The chains a cut holds, ascending, given the height of every chain's head (`heads`: chain ->

@@ -1,5 +1,12 @@
 export { blockFromJson, blockFromJsonText, blockToJson, blockToJsonText, payloadToJsonText } from './block-json.js'
-export { cutChains, cutHeightLimit, HASH_MAP_CHAIN_ORDER, inHashMapOrder } from './cut-rules.js'
+export {
+  CHAINWEB_NODE_CHAIN_ORDER,
+  cutChains,
+  cutHeightLimit,
+  HASH_MAP_CHAIN_ORDER,
+  inChainwebNodeOrder,
+  inHashMapOrder,
+} from './cut-rules.js'
 export {
   BlockModelError,
   BlockValidationError,

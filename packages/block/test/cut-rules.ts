@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { cutChains, cutHeightLimit, getNetwork, HASH_MAP_CHAIN_ORDER, inHashMapOrder } from '../src/index.js'
+import {
+  CHAINWEB_NODE_CHAIN_ORDER,
+  cutChains,
+  cutHeightLimit,
+  getNetwork,
+  HASH_MAP_CHAIN_ORDER,
+  inChainwebNodeOrder,
+  inHashMapOrder,
+} from '../src/index.js'
 
 const vectors = JSON.parse(readFileSync(new URL('../../../fixtures/vectors/cut-and-info.json', import.meta.url), 'utf8')) as {
   hashMapOrder: { petersenChainGraph: Array<[number, number[]]>; twentyChainGraph: Array<[number, number[]]> }
@@ -11,19 +19,24 @@ const recap = getNetwork('recap-development')
 const heights = (entries: Array<[number, number]>): Map<number, number> => new Map(entries)
 const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i)
 
-t.test("chain ids come in the real node's hash-map order, every subset in the same relative order", async (t) => {
+t.test("chain ids come in chainweb-node's order (its hash maps'), every subset in the same relative order", async (t) => {
   t.same(
-    HASH_MAP_CHAIN_ORDER,
+    CHAINWEB_NODE_CHAIN_ORDER,
     vectors.hashMapOrder.twentyChainGraph.map(([chain]) => chain),
   )
   t.same(
-    inHashMapOrder(range(0, 10)),
+    inChainwebNodeOrder(range(0, 10)),
     vectors.hashMapOrder.petersenChainGraph.map(([chain]) => chain),
   )
   for (const [, adjacents] of [...vectors.hashMapOrder.petersenChainGraph, ...vectors.hashMapOrder.twentyChainGraph]) {
-    t.same(inHashMapOrder([...adjacents].sort((a, b) => a - b)), adjacents)
+    t.same(inChainwebNodeOrder([...adjacents].sort((a, b) => a - b)), adjacents)
   }
-  t.same(inHashMapOrder([21, 0, 20, 16]), [16, 0, 20, 21], 'chains the node never has come last, ascending')
+  t.same(inChainwebNodeOrder([21, 0, 20, 16]), [16, 0, 20, 21], 'chains the node never has come last, ascending')
+})
+
+t.test('the former names, HASH_MAP_CHAIN_ORDER and inHashMapOrder, are the same order and function', async (t) => {
+  t.equal(HASH_MAP_CHAIN_ORDER, CHAINWEB_NODE_CHAIN_ORDER)
+  t.equal(inHashMapOrder, inChainwebNodeOrder)
 })
 
 t.test('a cut holds the chains of the graph at its lowest head', async (t) => {

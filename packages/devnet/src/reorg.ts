@@ -1,5 +1,5 @@
 import { type Block, blockAdjacentChains, decodeHeader, genesisHeight, type Header, MAX_U256 } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { ChainStore } from '@weft/store'
 import { type MiningDraws, mineChild } from './braid-miner.js'
 import { childTarget } from './chain-rules.js'
@@ -60,12 +60,12 @@ class WinningLines {
   // One range read of the chain from `from` up, then a walk down from the cut head.
   async #read(chain: number): Promise<Map<number, Header>> {
     const binaries = new Map<string, Buffer>()
-    for await (const item of this.#store.range({ chain, minheight: this.#from })) binaries.set(hashMapKey(item.hash), item.headerBinary)
+    for await (const item of this.#store.range({ chain, minheight: this.#from })) binaries.set(mapKeyOfHash(item.hash), item.headerBinary)
     const line = new Map<number, Header>()
     let at = this.#store.heads().get(chain)
     while (at !== undefined && at.height >= this.#from) {
       line.set(at.height, at)
-      const parent = binaries.get(hashMapKey(at.parent))
+      const parent = binaries.get(mapKeyOfHash(at.parent))
       at = parent === undefined ? undefined : decodeHeader(parent)
     }
     return line

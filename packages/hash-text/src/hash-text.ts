@@ -22,7 +22,14 @@ export function isHashText(text: string): boolean {
   return hashText.test(text)
 }
 
-/** A string key for a hash in a `Map` or `Set`: equal bytes give equal keys (one character a byte). */
-export function hashMapKey(hash: Uint8Array): string {
+/** A string key for a hash in a JavaScript `Map` or `Set`: equal bytes give equal keys (one character a byte). */
+export function mapKeyOfHash(hash: Uint8Array): string {
   return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1')
 }
+
+/**
+ * The former name of `mapKeyOfHash`, the same function.
+ * @deprecated Use `mapKeyOfHash`: the old name read like chainweb-node's hash-map order of chain ids.
+ * @alias
+ */
+export const hashMapKey: (hash: Uint8Array) => string = mapKeyOfHash

@@ -1,2 +1,2 @@
 export { InvalidHashError } from './errors.js'
-export { decodeHash, encodeHash, HASH_BYTES, hashMapKey, isHashText } from './hash-text.js'
+export { decodeHash, encodeHash, HASH_BYTES, hashMapKey, isHashText, mapKeyOfHash } from './hash-text.js'

@@ -1,6 +1,6 @@
 import { WeftError } from '@weft/errors'
 import t from 'tap'
-import { decodeHash, encodeHash, HASH_BYTES, hashMapKey, InvalidHashError, isHashText } from '../src/index.js'
+import { decodeHash, encodeHash, HASH_BYTES, hashMapKey, InvalidHashError, isHashText, mapKeyOfHash } from '../src/index.js'
 
 t.test('a hash round-trips between 32 bytes and 43 base64url characters', async (t) => {
   const bytes = Buffer.alloc(HASH_BYTES, 0xfb)
@@ -16,7 +16,7 @@ t.test('a hash inside a larger buffer encodes only its own bytes', async (t) => 
   backing.fill(7, 32, 64)
   const view = new Uint8Array(backing.buffer, backing.byteOffset + 32, 32)
   t.equal(encodeHash(view), Buffer.alloc(32, 7).toString('base64url'))
-  t.equal(hashMapKey(view), Buffer.alloc(32, 7).toString('latin1'))
+  t.equal(mapKeyOfHash(view), Buffer.alloc(32, 7).toString('latin1'))
 })
 
 t.test('a malformed hash is refused with a typed error', async (t) => {
@@ -33,7 +33,11 @@ t.test('equal hashes give equal map keys, different ones different keys', async 
   const a = Buffer.alloc(32, 1)
   const b = Buffer.alloc(32, 1)
   b[31] = 2
-  t.equal(hashMapKey(a), hashMapKey(Buffer.from(a)))
-  t.not(hashMapKey(a), hashMapKey(b))
-  t.equal(hashMapKey(a).length, 32)
+  t.equal(mapKeyOfHash(a), mapKeyOfHash(Buffer.from(a)))
+  t.not(mapKeyOfHash(a), mapKeyOfHash(b))
+  t.equal(mapKeyOfHash(a).length, 32)
+})
+
+t.test('hashMapKey, the former name, is still mapKeyOfHash', async (t) => {
+  t.equal(hashMapKey, mapKeyOfHash)
 })

@@ -1,4 +1,4 @@
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { HeaderRef } from '@weft/traversal'
 import type { BlockReads } from './block-reads.js'
 import { blockKeyHigh, blockKeyLow, type ChainDb, hashOfBlockKey, heightOfBlockKey } from './keys.js'
@@ -30,7 +30,7 @@ export async function findAncestor(
   let at: HeaderRef | undefined = from
   if (sole !== undefined) [at] = await reads.refs([sole])
   while (at !== undefined && at.height > height) {
-    const known = recent(hashMapKey(at.parent))?.header
+    const known = recent(mapKeyOfHash(at.parent))?.header
     at =
       known === undefined
         ? (await reads.refs([at.parent]))[0]

@@ -1,11 +1,11 @@
 import { type Block, type Header, InvalidEncodingError, type Network } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import { adjacentLookup, notTheStoredBlock, readNamedBlocks, refusal } from './block-checks.js'
 import { type EncodedBlock, encodeBlock, encodedHeader } from './block-encoding.js'
 import type { BlockReads } from './block-reads.js'
+import type { ChainHeads, HeadsDraft } from './chain-heads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
-import type { ChainHeads, HeadsDraft } from './cut.js'
 import { blockKey, type ChainDb, encodeHashRecord, hashIndexKey, type PutOperation, payloadKey } from './keys.js'
 import { type KnownBlocks, LineReader } from './line-reader.js'
 import { cutJoined, forkChoiceCut, type NodeCut, sameCut } from './node-cut.js'
@@ -18,7 +18,7 @@ type Outcome = boolean | Error
 
 /** A validated batch, ready to write: see `BatchWriter.#prepare`. */
 interface PreparedBatch {
-  // The blocks to write, by hashMapKey of their hash, in order.
+  // The blocks to write, by mapKeyOfHash of their hash, in order.
   readonly staged: ReadonlyMap<string, JoinedBlock>
   readonly operations: PutOperation[]
   readonly events: StoreEvent[]
@@ -249,7 +249,7 @@ export class BatchWriter {
     const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
     // Blocks among the recent or in-flight headers are stored; only the others are looked up, in
     // one read. Each hash's map key is computed once: it is looked up often.
-    const keys = headers.map((header) => hashMapKey(header.hash))
+    const keys = headers.map((header) => mapKeyOfHash(header.hash))
     const stored = keys.map((key) => recent.has(key) || inFlight.has(key))
     const lookedUp = await reads.storedAmong(headers.filter((_, index) => !stored[index]))
     let at = 0
@@ -277,7 +277,7 @@ export class BatchWriter {
         if (failure !== undefined && stopAtFailure) break
         continue
       }
-      const failure = refusal(header, known(hashMapKey(header.parent))?.header, network, adjacent, work)
+      const failure = refusal(header, known(mapKeyOfHash(header.parent))?.header, network, adjacent, work)
       outcomes.push(failure ?? true)
       if (failure !== undefined) {
         if (stopAtFailure) break

@@ -1,5 +1,5 @@
 import { BlockValidationError, type BlockWork, genesisHeight, type Header, type Network, validateHeader } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { HeaderRef } from '@weft/traversal'
 import type { BlockReads } from './block-reads.js'
 import type { JoinedBlock } from './chain-store.js'
@@ -7,7 +7,7 @@ import { InvalidBlockError, MissingAdjacentError, MissingParentError } from './e
 import type { KnownBlocks } from './line-reader.js'
 import type { RecentHeader } from './recent-headers.js'
 
-/** What a batch knows of the blocks its new ones name: parents and adjacents that are stored already, by `hashMapKey`. */
+/** What a batch knows of the blocks its new ones name: parents and adjacents that are stored already, by `mapKeyOfHash`. */
 export interface NamedBlocks {
   readonly parents: ReadonlyMap<string, RecentHeader>
   readonly adjacents: ReadonlyMap<string, HeaderRef>
@@ -29,11 +29,11 @@ export async function readNamedBlocks(
   const wantedParents = new Map<string, Buffer>()
   const wantedAdjacents = new Map<string, Buffer>()
   for (const header of headers) {
-    const key = hashMapKey(header.parent)
+    const key = mapKeyOfHash(header.parent)
     if (missing(key)) wantedParents.set(key, header.parent)
     if (!checkBraiding) continue
     for (const [, hash] of header.adjacents) {
-      const adjacentKey = hashMapKey(hash)
+      const adjacentKey = mapKeyOfHash(hash)
       if (missing(adjacentKey)) wantedAdjacents.set(adjacentKey, hash)
     }
   }
@@ -73,7 +73,7 @@ export function refusal(
   if (genesis || adjacent === undefined) return undefined
   // Chains and their count are checked by validateHeader; here each neighbour must be stored where it belongs.
   for (const [chain, hash] of header.adjacents) {
-    const ref = adjacent(hashMapKey(hash))
+    const ref = adjacent(mapKeyOfHash(hash))
     if (ref === undefined) return new MissingAdjacentError(header.hash, chain, hash)
     if (ref.chainId !== chain || ref.height !== header.height - 1) {
       const message = `Expected adjacent ${hash.toString('base64url')} to be a block of chain ${chain} at height ${header.height - 1}, received one of chain ${ref.chainId} at height ${ref.height}`

@@ -1,5 +1,5 @@
 import { decodeHeader } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { HeaderRef } from '@weft/traversal'
 import { CorruptStoreError } from './errors.js'
 import {
@@ -59,8 +59,8 @@ export class BlockReads {
     const stored = new Set<string>()
     for (const [chain, low, high] of heightSpans(blocks))
       for (const key of await this.#db.keys({ gte: blockKeyLow(chain, low), lte: blockKeyHigh(chain, high) }).all())
-        stored.add(hashMapKey(hashOfBlockKey(key)))
-    return blocks.map((block) => stored.has(hashMapKey(block.hash)))
+        stored.add(mapKeyOfHash(hashOfBlockKey(key)))
+    return blocks.map((block) => stored.has(mapKeyOfHash(block.hash)))
   }
 
   /** The hash-index refs of `hashes`, in order, `undefined` for unknown ones. */

@@ -126,8 +126,14 @@ export class StoreClosedError extends StoreError {
 /** The folder holds a store of another network than the one asked for. */
 export class NetworkMismatchError extends StoreError {
   static override readonly codes = ['NETWORK_MISMATCH'] as const
-  constructor(expected: string, received: string, options?: ErrorOptions) {
-    super('NETWORK_MISMATCH', `Expected a store of network ${expected}, but the folder holds one of ${received}`, options)
+  /** The network asked for. */
+  readonly expected: string
+  /** The network whose store the folder holds. */
+  readonly found: string
+  constructor(expected: string, found: string, options?: ErrorOptions) {
+    super('NETWORK_MISMATCH', `Expected a store of network ${expected}, but the folder holds one of ${found}`, options)
+    this.expected = expected
+    this.found = found
   }
 }
 
@@ -147,10 +153,23 @@ export class ListenerError extends StoreError {
   }
 }
 
-/** classic-level could not open the folder (for instance another process holds its lock). */
+/**
+ * Why classic-level could not open or read a folder while the store opened: another process holds
+ * its lock, this user may not read or write it, a file stands where the folder should be, LevelDB
+ * found it corrupt, or anything else (`failed`).
+ */
+export type StoreOpenReason = 'locked' | 'permission-denied' | 'not-a-folder' | 'corrupt' | 'failed'
+
+/** classic-level could not open the folder, or failed while the store read it to open (`reason` says why). */
 export class StoreOpenError extends StoreError {
   static override readonly codes = ['STORE_OPEN_FAILED'] as const
-  constructor(path: string, options?: ErrorOptions) {
+  /** Why, in terms an operator can act on. */
+  readonly reason: StoreOpenReason
+  /** classic-level's (or the system's) own words: the innermost cause's message. */
+  readonly detail: string
+  constructor(path: string, reason: StoreOpenReason, detail: string, options?: ErrorOptions) {
     super('STORE_OPEN_FAILED', `Expected to open a store in ${path}, but classic-level refused`, options)
+    this.reason = reason
+    this.detail = detail
   }
 }

@@ -17,6 +17,7 @@ export {
   StoreClosedError,
   StoreError,
   StoreOpenError,
+  type StoreOpenReason,
   UnsupportedLayoutError,
 } from './errors.js'
 export type { RangeItem } from './keys.js'

@@ -1,11 +1,11 @@
 import { decodeHeader } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { HeaderRef } from '@weft/traversal'
 import type { JoinedBlock } from './chain-store.js'
 import { DescendingScan } from './descending-scan.js'
 import { type ChainDb, decodeBlockRecord, hashOfBlockKey, parentOfBlockRecord } from './keys.js'
 
-/** Blocks a walk finds in memory before it reads the database (staged, in flight, recent), by `hashMapKey`. */
+/** Blocks a walk finds in memory before it reads the database (staged, in flight, recent), by `mapKeyOfHash`. */
 export type KnownBlocks = (key: string) => JoinedBlock | undefined
 
 /**
@@ -27,7 +27,7 @@ export class LineReader {
 
   /** Block `hash` at `height` with its JSON and transaction count, or `undefined` when it is not stored. */
   async block(hash: Buffer, height: number): Promise<JoinedBlock | undefined> {
-    const known = this.#known(hashMapKey(hash))
+    const known = this.#known(mapKeyOfHash(hash))
     if (known !== undefined) return known
     const entry = await this.#find(hash, height)
     if (entry === undefined) return undefined
@@ -37,7 +37,7 @@ export class LineReader {
 
   /** The ref of block `hash` at `height` (no header decoded), or `undefined` when it is not stored. */
   async ref(hash: Buffer, height: number): Promise<HeaderRef | undefined> {
-    const known = this.#known(hashMapKey(hash))
+    const known = this.#known(mapKeyOfHash(hash))
     if (known !== undefined)
       return { hash: known.header.hash, parent: known.header.parent, height: known.header.height, chainId: known.header.chainId }
     const entry = await this.#find(hash, height)

@@ -1,13 +1,15 @@
 import { genesisBlocks, getNetwork, type Header } from '@weft/block'
+import { isWeftError } from '@weft/errors'
 import type { NetworkName } from '@weft/types'
 import { ClassicLevel } from 'classic-level'
 import { BlockReads } from './block-reads.js'
+import { readHeads } from './chain-heads.js'
 import type { ChainStore, CutPolicy } from './chain-store.js'
-import { readHeads } from './cut.js'
-import { CorruptStoreError, NetworkMismatchError, StoreOpenError, UnsupportedLayoutError } from './errors.js'
+import { CorruptStoreError, NetworkMismatchError, UnsupportedLayoutError } from './errors.js'
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
 import { forkChoiceCut, readAdoptedCut } from './node-cut.js'
+import { openFailure } from './open-failure.js'
 import { defaultValidationThreads } from './validation-pool.js'
 
 /** Options of `openStore`. */
@@ -64,7 +66,7 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
   try {
     await db.open()
   } catch (error) {
-    throw new StoreOpenError(options.path, { cause: error })
+    throw openFailure(options.path, error)
   }
   try {
     const storedNetwork = await db.get(metaKey('network'))
@@ -104,7 +106,9 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
     return store
   } catch (error) {
     await db.close()
-    throw error
+    // The store's own refusals as they are; the engine failing on a read or write of the open (a table
+    // file found corrupt, a disk error) is a failure to open, with its reason.
+    throw isWeftError(error) ? error : openFailure(options.path, error)
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Header } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 
 /** A stored header with what announcing it needs: its spec-profile JSON and transaction count. */
 export interface RecentHeader {
@@ -21,19 +21,19 @@ export class RecentHeaders {
     this.#capacity = Math.max(1, capacity)
   }
 
-  /** The entry of `key` (a `hashMapKey`), if it is still held. */
+  /** The entry of `key` (a `mapKeyOfHash`), if it is still held. */
   get(key: string): RecentHeader | undefined {
     return this.#entries.get(key)
   }
 
-  /** Whether `key` (a `hashMapKey`) is held: then its block is stored. */
+  /** Whether `key` (a `mapKeyOfHash`) is held: then its block is stored. */
   has(key: string): boolean {
     return this.#entries.has(key)
   }
 
   /** Remembers a stored header, evicting the oldest entry beyond the capacity. */
   add(entry: RecentHeader): void {
-    const key = hashMapKey(entry.header.hash)
+    const key = mapKeyOfHash(entry.header.hash)
     if (this.#entries.has(key)) return
     this.#entries.set(key, entry)
     if (this.#entries.size > this.#capacity) this.#entries.delete(this.#entries.keys().next().value!)

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { genesisBlock, genesisBlocks, getNetwork } from '@weft/block'
 import { ClassicLevel } from 'classic-level'
@@ -45,16 +45,54 @@ t.test('a folder keeps its network: opening it as another is NETWORK_MISMATCH', 
   await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), {
     code: 'NETWORK_MISMATCH',
     name: 'NetworkMismatchError',
+    expected: 'development',
+    found: 'test-singleton',
   })
   // The refused open closed the database again, so the right network still opens.
   const store = await open(t, 'test-singleton', path)
   t.equal(store.cut().size, 1)
 })
 
-t.test('a folder held by another open store is STORE_OPEN_FAILED', async (t) => {
+t.test('a folder held by another open store is STORE_OPEN_FAILED, for the reason locked', async (t) => {
   const path = t.testdir()
   await open(t, 'development', path)
-  await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), { code: 'STORE_OPEN_FAILED', name: 'StoreOpenError' })
+  await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), {
+    code: 'STORE_OPEN_FAILED',
+    name: 'StoreOpenError',
+    reason: 'locked',
+    detail: /lock/,
+  })
+})
+
+t.test('a file where the folder or one above it should be is STORE_OPEN_FAILED, for the reason not-a-folder', async (t) => {
+  const dir = t.testdir({ 'a-file': 'x' })
+  for (const path of [join(dir, 'a-file'), join(dir, 'a-file', 'below')])
+    await t.rejects(openStore({ path, network: 'development' }), {
+      code: 'STORE_OPEN_FAILED',
+      reason: 'not-a-folder',
+      detail: /EEXIST|ENOTDIR/,
+    })
+})
+
+t.test('a folder LevelDB finds corrupt is STORE_OPEN_FAILED, for the reason corrupt, on the open or on its first reads', async (t) => {
+  const path = t.testdir()
+  await (await openStore({ path, network: 'development' })).close()
+  // Opened and closed once more, LevelDB moves its log into a table file: the meta records are then read from tables.
+  await editFolder(path, async () => {})
+  const tables = readdirSync(path).filter((name) => name.endsWith('.ldb'))
+  t.ok(tables.length > 0, 'the records are in table files')
+  for (const name of tables) {
+    const bytes = readFileSync(join(path, name))
+    for (let at = 100; at < bytes.length - 100; at += 50) bytes[at] = bytes[at]! ^ 0xff
+    writeFileSync(join(path, name), bytes)
+  }
+  await t.rejects(openStore({ path, network: 'development' }), { code: 'STORE_OPEN_FAILED', reason: 'corrupt', detail: /^Corruption: / })
+  writeFileSync(join(path, 'CURRENT'), 'garbage')
+  await t.rejects(openStore({ path, network: 'development' }), {
+    code: 'STORE_OPEN_FAILED',
+    reason: 'corrupt',
+    detail: 'Corruption: CURRENT file does not end with newline',
+  })
 })
 
 t.test('genesis blocks missing from an existing folder are put back on open', async (t) => {

@@ -1,4 +1,4 @@
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { HeaderRef, HeaderSource } from './header-source.js'
 import { checkAncestor, checkParent, isAncestorSource, lookup, parentOf } from './header-source.js'
 
@@ -16,7 +16,7 @@ export async function isAncestor(source: HeaderSource, a: Uint8Array, b: Uint8Ar
   const [refA, refB] = await lookup(source, [a, b])
   if (refA === undefined || refB === undefined || refA.chainId !== refB.chainId) return false
   const atHeightOfA = await walkDownTo(source, refB, refA.height)
-  return atHeightOfA !== undefined && hashMapKey(atHeightOfA.hash) === hashMapKey(refA.hash)
+  return atHeightOfA !== undefined && mapKeyOfHash(atHeightOfA.hash) === mapKeyOfHash(refA.hash)
 }
 
 /** The highest common ancestor-or-self of `a` and `b`, or `undefined` when there is none (or either is unknown). */
@@ -32,7 +32,7 @@ export async function forkPoint(source: HeaderSource, a: Uint8Array, b: Uint8Arr
   while (x !== undefined && y !== undefined) {
     if (x.height > y.height) x = await parentOf(source, x)
     else if (y.height > x.height) y = await parentOf(source, y)
-    else if (hashMapKey(x.hash) === hashMapKey(y.hash)) return x
+    else if (mapKeyOfHash(x.hash) === mapKeyOfHash(y.hash)) return x
     else {
       // Same height, different blocks: step both in one batch.
       const [px, py] = await lookup(source, [x.parent, y.parent])

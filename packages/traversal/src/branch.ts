@@ -1,4 +1,4 @@
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import { TooManyBoundsError, UnknownBoundError } from './errors.js'
 import type { AncestorSource, HeaderRef, HeaderSource } from './header-source.js'
 import { checkAncestor, checkParent, isAncestorSource, lookup } from './header-source.js'
@@ -40,12 +40,12 @@ export async function* branch(source: HeaderSource, options: BranchOptions): Asy
   upperHashes.forEach((hash, index) => {
     const ref = refs[index]
     if (ref === undefined || ref.chainId !== chain) throw new UnknownBoundError(hash, chain)
-    upper.set(hashMapKey(ref.hash), ref)
+    upper.set(mapKeyOfHash(ref.hash), ref)
   })
   lowerHashes.forEach((_, index) => {
     const ref = refs[upperHashes.length + index]
     // A lower bound that is unknown or on another chain excludes nothing.
-    if (ref !== undefined && ref.chainId === chain) lower.set(hashMapKey(ref.hash), ref)
+    if (ref !== undefined && ref.chainId === chain) lower.set(mapKeyOfHash(ref.hash), ref)
   })
 
   const minheight = options.minheight ?? 0
@@ -116,13 +116,13 @@ async function jumpAbove(source: AncestorSource, frontier: Map<string, HeaderRef
     const ancestor = checkAncestor(found[index], height)
     if (ancestor === undefined) continue
     frontier.delete(key)
-    frontier.set(hashMapKey(ancestor.hash), ancestor)
+    frontier.set(mapKeyOfHash(ancestor.hash), ancestor)
   }
 }
 
 function distinct(hashes: readonly Uint8Array[]): Uint8Array[] {
   const seen = new Map<string, Uint8Array>()
-  for (const hash of hashes) if (!seen.has(hashMapKey(hash))) seen.set(hashMapKey(hash), hash)
+  for (const hash of hashes) if (!seen.has(mapKeyOfHash(hash))) seen.set(mapKeyOfHash(hash), hash)
   return [...seen.values()]
 }
 
@@ -145,5 +145,5 @@ function takeAt(frontier: Map<string, HeaderRef>, height: number): HeaderRef[] {
 
 // A line whose parent is unknown (genesis, or a store missing it) ends here.
 function add(frontier: Map<string, HeaderRef>, ref: HeaderRef | undefined): void {
-  if (ref !== undefined) frontier.set(hashMapKey(ref.hash), ref)
+  if (ref !== undefined) frontier.set(mapKeyOfHash(ref.hash), ref)
 }

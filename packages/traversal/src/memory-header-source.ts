@@ -1,4 +1,4 @@
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { HeaderRef, HeaderSource } from './header-source.js'
 
 /** A `HeaderSource` held in a Map: for tests, examples, and trees small enough to keep in memory. */
@@ -17,12 +17,12 @@ export class MemoryHeaderSource implements HeaderSource {
 
   /** Adds (or replaces) the block `ref.hash`. */
   add(ref: HeaderRef): void {
-    this.#refs.set(hashMapKey(ref.hash), ref)
+    this.#refs.set(mapKeyOfHash(ref.hash), ref)
   }
 
   /** The ref of `hash`, or `undefined`. */
   get(hash: Uint8Array): HeaderRef | undefined {
-    return this.#refs.get(hashMapKey(hash))
+    return this.#refs.get(mapKeyOfHash(hash))
   }
 
   /** Every ref held, in the order they were first added. */

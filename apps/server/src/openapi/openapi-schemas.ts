@@ -1,0 +1,127 @@
+import { Type } from '@sinclair/typebox'
+import {
+  BlockHash,
+  BlockHeader,
+  ChainId,
+  ChainwebBlockHeader,
+  NetworkName,
+  PageOf,
+  Payload,
+  PayloadWithOutputs,
+  Profile,
+  schemas,
+} from '@weft/types'
+
+type Json = Record<string, unknown>
+
+/** A binary block header as unpadded base64url (318 bytes with 3 adjacents: 424 characters). */
+const HeaderBinaryText = Type.String({ pattern: '^[A-Za-z0-9_-]+$', description: 'unpadded base64url of the binary header' })
+
+const HeadSummary = Type.Object({ height: Type.Integer({ minimum: 0 }), hash: BlockHash })
+
+/** The body of `GET /status` (operator/node-status.ts). */
+const NodeStatus = Type.Object({
+  network: NetworkName,
+  profile: Profile,
+  version: Type.String(),
+  cutPath: Type.String(),
+  source: Type.Union([Type.Literal('devnet'), Type.Literal('store')]),
+  now: Type.Integer({ description: 'milliseconds since the epoch' }),
+  cutHeight: Type.Integer({ minimum: 0 }),
+  blocksPerSecond: Type.Number({ minimum: 0 }),
+  chains: Type.Array(
+    Type.Object({
+      chain: ChainId,
+      height: Type.Integer({ minimum: 0 }),
+      hash: BlockHash,
+      creationTime: Type.Integer({ description: 'microseconds' }),
+    }),
+  ),
+  reorgs: Type.Array(
+    Type.Object({
+      chain: ChainId,
+      at: Type.Integer(),
+      depth: Type.Integer({ minimum: 1 }),
+      forkHeight: Type.Integer({ minimum: 0 }),
+      from: HeadSummary,
+      to: HeadSummary,
+    }),
+  ),
+})
+
+/** The body of `GET /ready` (routes/ready-route.ts), 200 and 503 alike. */
+const ReadyBody = Type.Object({
+  ready: Type.Boolean(),
+  phase: Type.String({ description: '`devnet`, or the ingest phase: `starting`, `copying`, `following`, `stopped`, `failed`' }),
+  lag: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 0 }), {
+    description: "chain id -> heights behind the best upstream's cut",
+  }),
+  maxLag: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  staleAfter: Type.Union([Type.Number({ minimum: 0, description: 'seconds' }), Type.Null()]),
+  upstreams: Type.Array(
+    Type.Object({
+      url: Type.String(),
+      state: Type.String(),
+      lastContact: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      lastError: Type.Union([
+        Type.Object({ code: Type.String(), message: Type.String(), at: Type.String({ format: 'date-time' }) }),
+        Type.Null(),
+      ]),
+      retries: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+})
+
+/** Schemas of the answers that @weft/types names only as parts: pages of headers and hashes, payload batches. */
+const answerSchemas = {
+  HeaderBinaryText,
+  HeaderPage: PageOf(HeaderBinaryText),
+  HeaderObjectPage: PageOf(BlockHeader),
+  ChainwebHeaderObjectPage: PageOf(ChainwebBlockHeader),
+  HashPage: PageOf(BlockHash),
+  PayloadList: Type.Array(Payload),
+  PayloadWithOutputsList: Type.Array(PayloadWithOutputs),
+  NodeStatus,
+  ReadyBody,
+  OpenApiDocument: Type.Object({ openapi: Type.Literal('3.1.0'), paths: Type.Record(Type.String(), Type.Object({})) }),
+}
+
+/** The name of a component schema of the document. */
+export type SchemaName = keyof typeof schemas | keyof typeof answerSchemas
+
+/** `{"$ref": "#/components/schemas/<name>"}`. */
+export const ref = (name: SchemaName): Json => ({ $ref: `#/components/schemas/${name}` })
+
+// TypeBox's `Type.Tuple` is draft-07: `items: [...]` with `additionalItems: false`. JSON Schema
+// 2020-12, the dialect of OpenAPI 3.1, says `prefixItems: [...]` with `items: false`.
+function to202012(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(to202012)
+  if (typeof value !== 'object' || value === null) return value
+  const out: Json = {}
+  for (const [key, inner] of Object.entries(value)) out[key] = to202012(inner)
+  if (Array.isArray(out.items)) {
+    out.prefixItems = out.items
+    out.items = out.additionalItems === false ? false : (out.additionalItems ?? {})
+    delete out.additionalItems
+  }
+  return out
+}
+
+/**
+ * The component schemas a document needs: those of @weft/types and the answers' own, as JSON
+ * Schema 2020-12, keeping only those `document` refers to (directly or through each other).
+ */
+export function componentSchemas(document: unknown): Json {
+  const all = to202012(JSON.parse(JSON.stringify({ ...schemas, ...answerSchemas }))) as Record<string, Json>
+  const used = new Set<string>()
+  const visit = (value: unknown): void => {
+    const text = JSON.stringify(value)
+    for (const [, name = ''] of text.matchAll(/"#\/components\/schemas\/([A-Za-z0-9]+)"/g)) {
+      if (used.has(name)) continue
+      used.add(name)
+      visit(all[name])
+    }
+  }
+  visit(document)
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)))
+}

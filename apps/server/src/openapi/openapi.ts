@@ -1,0 +1,139 @@
+import { basePath, type ProfileRules } from '../profile/profiles.js'
+import { errorResponses } from './openapi-errors.js'
+import { examplesOf } from './openapi-examples.js'
+import { type OperationSpec, operations, type Representation } from './openapi-operations.js'
+import { operatorOperations } from './openapi-operator-operations.js'
+import { componentSchemas, ref, type SchemaName } from './openapi-schemas.js'
+
+type Json = Record<string, unknown>
+
+// The operations name the spec profile's schemas; the chainweb profile has its own for headers and blocks.
+const chainwebNames: Partial<Record<SchemaName, SchemaName>> = {
+  BlockPage: 'ChainwebBlockPage',
+  BlockHeader: 'ChainwebBlockHeader',
+  HeaderObjectPage: 'ChainwebHeaderObjectPage',
+}
+
+const parameters: Readonly<Record<string, Json>> = {
+  chain: { name: 'chain', in: 'path', required: true, description: 'a chain id of the network', schema: { type: 'integer', minimum: 0 } },
+  hash: { name: 'hash', in: 'path', required: true, description: 'a block hash', schema: ref('BlockHash') },
+  payloadHash: { name: 'payloadHash', in: 'path', required: true, description: 'a payload hash', schema: ref('BlockHash') },
+  limit: { name: 'limit', in: 'query', required: false, description: 'most items to answer (capped)', schema: ref('DigitsText') },
+  next: { name: 'next', in: 'query', required: false, description: 'the cursor of a previous page', schema: ref('CursorText') },
+  minheight: { name: 'minheight', in: 'query', required: false, description: 'lowest height', schema: ref('DigitsText') },
+  maxheight: { name: 'maxheight', in: 'query', required: false, description: 'highest height', schema: ref('DigitsText') },
+  cutMaxheight: {
+    name: 'maxheight',
+    in: 'query',
+    required: false,
+    description: 'a cut height: the cut as it was there',
+    schema: ref('DigitsText'),
+  },
+}
+
+const parameterRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` })
+
+function parametersOf(spec: OperationSpec): Json[] {
+  return spec.parameters.flatMap((name) =>
+    name === 'page'
+      ? ['limit', 'next', 'minheight', 'maxheight'].map(parameterRef)
+      : name === 'cut'
+        ? [parameterRef('cutMaxheight')]
+        : [parameterRef(name)],
+  )
+}
+
+const tags = [
+  { name: 'node', description: 'Health, node information and the cut' },
+  { name: 'blocks', description: 'Pages and branches of full blocks' },
+  { name: 'headers', description: 'Pages and branches of headers, and single headers' },
+  { name: 'hashes', description: 'Pages and branches of block hashes' },
+  { name: 'payloads', description: 'Payloads, single and in batches' },
+  { name: 'updates', description: 'Server-sent events of new headers and blocks' },
+  { name: 'operator', description: "The operator's endpoints: this document, metrics and the status page" },
+]
+
+/** The OpenAPI 3.1 document of a node: its profile's paths, answers and errors, components from the @weft/types schemas. */
+export function openApiDocument(rules: ProfileRules, network: string, version: string): Json {
+  const base = basePath(rules, network)
+  const examples: Record<string, unknown> = examplesOf(rules)
+  const schemaOf = (schema: Representation['schema']): Json =>
+    typeof schema === 'string' ? ref(rules.name === 'chainweb' ? (chainwebNames[schema] ?? schema) : schema) : schema
+  const paths: Record<string, Json> = {}
+  for (const spec of [...operations, ...operatorOperations]) {
+    const contentOf = (representations: readonly Representation[]): Json =>
+      Object.fromEntries(
+        representations.map((representation) => [
+          representation.mediaType,
+          {
+            schema: schemaOf(representation.schema),
+            ...(representation.example === undefined ? {} : { example: examples[representation.example] }),
+          },
+        ]),
+      )
+    const operation: Json = {
+      operationId: spec.operationId,
+      summary: spec.summary,
+      tags: [spec.tag],
+      ...(spec.parameters.length > 0 ? { parameters: parametersOf(spec) } : {}),
+      ...(spec.body === undefined
+        ? {}
+        : {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: ref(spec.body.schema), example: examples[spec.body.example] } },
+            },
+          }),
+      responses: {
+        200: { description: spec.ok.description, content: contentOf(spec.ok.representations) },
+        ...(spec.unavailable === undefined
+          ? {}
+          : { 503: { description: spec.unavailable.description, content: contentOf(spec.unavailable.representations) } }),
+        ...errorResponses(rules, spec.codes),
+      },
+    }
+    const path = spec.path.replace('{base}', base)
+    paths[path] = {
+      ...paths[path],
+      [spec.method]: operation,
+    }
+  }
+  // CORS preflight: every path answers OPTIONS with the methods it allows.
+  for (const [path, item] of Object.entries(paths)) {
+    const [first] = Object.values(item) as Json[]
+    item.options = {
+      operationId: `${String(first?.operationId)}Options`,
+      summary: 'CORS preflight: the methods this path allows',
+      tags: first?.tags,
+      ...(first?.parameters === undefined ? {} : { parameters: first.parameters }),
+      responses: {
+        204: { description: 'No Content: `allow` and `access-control-allow-methods` list the methods of the path' },
+        // A preflight is answered on every known path: never 405. A chain the network lacks is 404.
+        ...Object.fromEntries(
+          Object.entries(errorResponses(rules, path.includes('{chain}') ? ['NOT_FOUND'] : [])).filter(([status]) => status !== '405'),
+        ),
+      },
+    }
+    paths[path] = item
+  }
+  const document: Json = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Weft node',
+      version,
+      license: { name: 'MIT', identifier: 'MIT' },
+      description:
+        `Read-only chain query node, ${rules.name} profile, network ${network}. Every response carries \`x-peer-addr\`, ` +
+        `\`x-server-timestamp\`, \`${rules.nodeVersionHeader}\` and \`access-control-allow-origin: *\`; HEAD is answered wherever GET is, ` +
+        'with the same status and headers and no body. JSON bodies are `application/json;charset=utf-8`. ' +
+        'HTTP that node cannot parse, or HTTP/1.1 without Host, is answered 400 (`MALFORMED_REQUEST`), headers over 16 KiB 431 ' +
+        "(`HEADERS_TOO_LARGE`), with the common headers and the profile's error body, before any operation is known; the connection is then closed.",
+    },
+    servers: [{ url: '/', description: 'this node' }],
+    security: [],
+    tags,
+    paths,
+  }
+  document.components = { schemas: componentSchemas({ document, parameters }), parameters }
+  return document
+}

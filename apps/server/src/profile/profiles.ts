@@ -1,0 +1,76 @@
+import { inChainwebNodeOrder } from '@weft/block'
+import type { Profile } from '@weft/types'
+import { type ErrorTable, errorTables } from './error-table.js'
+
+/** Every rule in which the two profiles differ: CONTRACT.md's profile table, one field per row. */
+export interface ProfileRules {
+  readonly name: Profile
+  /** First path segment of `{base}`: `/<prefix>/0.0/<network>`. */
+  readonly basePrefix: 'chain' | 'chainweb'
+  /** Key of the network name in header JSON. */
+  readonly versionKey: 'chainVersion' | 'chainwebVersion'
+  /** Response header carrying the node's version. */
+  readonly nodeVersionHeader: 'x-chain-node-version' | 'x-chainweb-node-version'
+  /** `next` of GET block's last non-empty page. */
+  readonly lastPageNext: 'null' | 'exclusive-last'
+  /** A query matching no block (GET block, POST branch), `maxheight` < `minheight` included. */
+  readonly noMatch: 'problem-404' | 'empty-200'
+  /** Status and body of every error, by code: the rows about malformed values, unknown hashes and error bodies. */
+  readonly errors: ErrorTable
+  /** Unit of `nodeBlockDelay` in /info, in microseconds per unit. */
+  readonly blockDelayMicros: 1_000_000 | 1
+  /** Which headers the update streams carry. */
+  readonly headerEvents: 'inserted' | 'cut'
+  /** Order of chain ids in every map or set (/cut, /info): ascending, or chainweb-node's (the order of its hash maps). */
+  readonly chainOrder: 'ascending' | 'chainweb-node'
+  /** Key order of update-event data: the contract's canonical order, or every object's keys alphabetical (the real node). */
+  readonly eventKeys: 'canonical' | 'alphabetical'
+  /** A branch's `maxheight`: a filter only, or (the real node) upper bounds replaced by their ancestors at it, lower ones dropped. */
+  readonly branchMaxheight: 'filter' | 'ancestor-bounds'
+  /** Whether the version string and /info follow `--emulate` (the real node's releases) or report Weft's own. */
+  readonly emulatesRelease: boolean
+}
+
+/** CONTRACT.md's profile table as data. */
+export const profiles: Readonly<Record<Profile, ProfileRules>> = {
+  spec: {
+    name: 'spec',
+    basePrefix: 'chain',
+    versionKey: 'chainVersion',
+    nodeVersionHeader: 'x-chain-node-version',
+    lastPageNext: 'null',
+    noMatch: 'problem-404',
+    errors: errorTables.spec,
+    blockDelayMicros: 1_000_000,
+    headerEvents: 'inserted',
+    chainOrder: 'ascending',
+    eventKeys: 'canonical',
+    branchMaxheight: 'filter',
+    emulatesRelease: false,
+  },
+  chainweb: {
+    name: 'chainweb',
+    basePrefix: 'chainweb',
+    versionKey: 'chainwebVersion',
+    nodeVersionHeader: 'x-chainweb-node-version',
+    lastPageNext: 'exclusive-last',
+    noMatch: 'empty-200',
+    errors: errorTables.chainweb,
+    blockDelayMicros: 1,
+    headerEvents: 'cut',
+    chainOrder: 'chainweb-node',
+    eventKeys: 'alphabetical',
+    branchMaxheight: 'ancestor-bounds',
+    emulatesRelease: true,
+  },
+}
+
+/** `{base}` of a profile and network, e.g. `/chain/0.0/development`. */
+export function basePath(rules: ProfileRules, network: string): string {
+  return `/${rules.basePrefix}/0.0/${network}`
+}
+
+/** `chains` in the profile's order: ascending (spec) or chainweb-node's (chainweb). */
+export function inProfileOrder(rules: ProfileRules, chains: Iterable<number>): number[] {
+  return rules.chainOrder === 'chainweb-node' ? inChainwebNodeOrder(chains) : [...chains].sort((a, b) => a - b)
+}

@@ -1,0 +1,32 @@
+import type Router from '@koa/router'
+import { negotiate } from '../http/negotiation.js'
+import { writeJson } from '../http/responses.js'
+import type { NodeMetrics } from '../operator/metrics.js'
+import type { NodeStatus } from '../operator/node-status.js'
+import { statusPage, statusPagePolicy } from '../operator/status-page.js'
+
+/** What the operator's routes read: the node's metrics, and its status of the moment. */
+export interface OperatorRouteParts {
+  readonly metrics: NodeMetrics
+  /** The status page's figures now. */
+  status(): NodeStatus
+}
+
+/** `/metrics` (Prometheus text), `/status` (the status page's JSON) and `/` (the status page), at the host root. */
+export function registerOperatorRoutes(router: Router, parts: OperatorRouteParts): void {
+  router.get('/metrics', async (ctx) => {
+    const text = await parts.metrics.render()
+    ctx.set('content-type', parts.metrics.contentType)
+    ctx.body = Buffer.from(text)
+  })
+  router.get('/status', (ctx) => {
+    negotiate(ctx.get('accept') || undefined)
+    writeJson(ctx, Buffer.from(JSON.stringify(parts.status())))
+  })
+  router.get('/', (ctx) => {
+    ctx.set('content-type', 'text/html;charset=utf-8')
+    ctx.set('content-security-policy', statusPagePolicy)
+    ctx.set('cache-control', 'no-store')
+    ctx.body = Buffer.from(statusPage(parts.status()))
+  })
+}

@@ -1,0 +1,55 @@
+import type Router from '@koa/router'
+import type { Ingest, IngestStatus } from '@weft/ingest'
+import { writeJson } from '../http/responses.js'
+
+/** The body of `GET /ready`. */
+export interface ReadyBody {
+  readonly ready: boolean
+  /** `devnet` (the node produces its own blocks), or the ingest phase: `starting`, `copying`, `following`, `stopped`, `failed`. */
+  readonly phase: string
+  /** Chain id -> heights behind the best upstream's cut. */
+  readonly lag: Record<string, number>
+  readonly maxLag: number | null
+  /** Seconds. */
+  readonly staleAfter: number | null
+  readonly upstreams: ReadonlyArray<{
+    url: string
+    state: string
+    lastContact: string | null
+    lastError: { code: string; message: string; at: string } | null
+    retries: number
+  }>
+}
+
+const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString())
+
+/** The readiness answer of a node: ready once open in devnet mode, else as ingest judges it. */
+export function readyBody(status: IngestStatus | undefined): ReadyBody {
+  if (status === undefined) return { ready: true, phase: 'devnet', lag: {}, maxLag: null, staleAfter: null, upstreams: [] }
+  return {
+    ready: status.ready,
+    phase: status.phase,
+    lag: Object.fromEntries([...status.lag].sort(([a], [b]) => a - b).map(([chain, heights]) => [String(chain), heights])),
+    maxLag: status.maxLag,
+    staleAfter: status.staleAfter / 1000,
+    upstreams: status.upstreams.map((upstream) => ({
+      url: upstream.url,
+      state: upstream.state,
+      lastContact: iso(upstream.lastContact),
+      lastError:
+        upstream.lastError === undefined
+          ? null
+          : { code: upstream.lastError.code, message: upstream.lastError.message, at: new Date(upstream.lastError.at).toISOString() },
+      retries: upstream.retries,
+    })),
+  }
+}
+
+/** GET /ready at the host root, both profiles: 200 when fit to serve, else 503, each with the JSON body above (Accept is ignored, as a load balancer's probe expects). */
+export function registerReadyRoute(router: Router, ingest: Ingest | undefined): void {
+  router.get('/ready', (ctx) => {
+    const body = readyBody(ingest?.status())
+    ctx.status = body.ready ? 200 : 503
+    writeJson(ctx, Buffer.from(JSON.stringify(body)))
+  })
+}

@@ -1,0 +1,59 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { fill } from '@weft/devnet'
+import { createIngest } from '@weft/ingest'
+import { openStore } from '@weft/store'
+import Koa from 'koa'
+import t from 'tap'
+import { readGate } from '../../src/traffic/read-gate.js'
+import { startNode } from '../fixtures/node.js'
+import { freshFolder, quickIngest, startProxy, until } from '../fixtures/upstreams.js'
+
+t.test('while ingest is behind at most the given number of requests run at once; caught up, all of them; streams never wait', async (t) => {
+  const data = freshFolder(t)
+  const seeded = await openStore({ path: data, network: 'development' })
+  await fill(seeded, { blocks: 400, seed: 'gate' })
+  await seeded.close()
+  const upstream = await startNode(t, { data })
+  let slow = true
+  const proxy = await startProxy(t, upstream.url, {
+    intercept: async (req) => {
+      if (slow && /\/block\?/.test(req.url ?? '')) await new Promise((resolve) => setTimeout(resolve, 300))
+      return false
+    },
+  })
+  const store = await openStore({ path: freshFolder(t), network: 'development', cutPolicy: 'adopted' })
+  t.teardown(() => store.close())
+  const ingest = createIngest({ ...quickIngest, windowBlocks: 100, store, upstreams: [proxy.url] })
+  t.teardown(() => ingest.stop())
+  await ingest.start()
+
+  const app = new Koa()
+  let running = 0
+  let most = 0
+  app.use(readGate(ingest, 3, (path) => path === '/stream'))
+  app.use(async (ctx) => {
+    running += 1
+    most = Math.max(most, running)
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    running -= 1
+    ctx.body = 'ok'
+  })
+  const server = createServer(app.callback())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => server.close())
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const burst = async (path: string): Promise<number> => {
+    most = 0
+    await Promise.all(Array.from({ length: 10 }, () => fetch(`${url}${path}`).then((response) => response.text())))
+    return most
+  }
+
+  t.equal(ingest.status().phase, 'copying')
+  t.equal(await burst('/chain/0.0/development/cut'), 3, 'three at once while copying')
+  t.equal(await burst('/stream'), 10, 'event streams are never held')
+  slow = false
+  t.ok(await until(() => ingest.status().ready && ingest.status().phase === 'following'), 'caught up')
+  await new Promise((resolve) => setTimeout(resolve, 150))
+  t.equal(await burst('/chain/0.0/development/cut'), 10, 'all at once when caught up')
+})
