@@ -31,7 +31,10 @@ export class UnknownChainError extends BlockModelError {
   }
 }
 
-/** Codes of the ways a block can be invalid. */
+/**
+ * Codes of the ways a block can be invalid: one per `ValidationFailureType` of chainweb-node
+ * release 3.2 (the README maps them), and Weft's own (INVALID_GENESIS, INVALID_BRAIDING).
+ */
 export const blockViolationCodes = [
   'INVALID_BLOCK_HASH',
   'INVALID_PAYLOAD_HASH',
@@ -42,8 +45,19 @@ export const blockViolationCodes = [
   'INVALID_VERSION',
   'INVALID_ADJACENTS',
   'INVALID_CREATION_TIME',
-  'INVALID_PARENT',
+  'BLOCK_IN_THE_FUTURE',
+  'INVALID_TARGET',
+  'INVALID_EPOCH_START',
+  'INVALID_FORK_NUMBER',
+  'UNKNOWN_FORK_NUMBER',
+  'INVALID_FORK_VOTES',
+  'INVALID_ADJACENT_PARENT',
+  'INVALID_ADJACENT_VERSION',
+  'INVALID_BRAIDING',
   'INVALID_GENESIS',
+  'INVALID_GENESIS_TARGET',
+  'MISSING_PARENT',
+  'MISSING_ADJACENT_PARENT',
 ] as const
 
 /** One of `blockViolationCodes`. */

@@ -20,7 +20,8 @@ const NO_MINER = '{"account":"NoMiner","predicate":"<","public-keys":[]}'
 const NO_COINBASE =
   '{"gas":0,"result":{"status":"success","data":"NO_COINBASE"},"reqKey":"DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g","logs":null,"metaData":null,"continuation":null,"txId":null}'
 
-function builtGenesisPayload(): PayloadWithOutputs {
+/** The payload of every genesis block Weft builds, and of the blocks of a network's opening: no transactions, no miner, no coinbase. */
+export function emptyPayload(): PayloadWithOutputs {
   return withPayloadHashes({
     transactions: [],
     minerData: Buffer.from(NO_MINER).toString('base64url'),
@@ -30,7 +31,7 @@ function builtGenesisPayload(): PayloadWithOutputs {
 
 function buildGenesis(network: Network, chain: number): Block {
   const height = genesisHeight(network, chain)
-  const payload = builtGenesisPayload()
+  const payload = emptyPayload()
   const header: Header = {
     nonce: 0n,
     creationTime: network.genesisTime,

@@ -1,4 +1,5 @@
 export { blockFromJson, blockFromJsonText, blockToJson, blockToJsonText, payloadToJsonText } from './block-json.js'
+export { type BlockWork, checkBlockWork, checkHeaderWork, type WorkViolation } from './block-work.js'
 export {
   CHAINWEB_NODE_CHAIN_ORDER,
   cutChains,
@@ -8,15 +9,38 @@ export {
   inHashMapOrder,
 } from './cut-rules.js'
 export {
+  adjustTarget,
+  effectiveWindow,
+  expectedEpochStart,
+  expectedTarget,
+  isLastInEpoch,
+  legacyAdjustTarget,
+} from './difficulty-adjustment.js'
+export {
   BlockModelError,
   BlockValidationError,
   type BlockViolationCode,
+  blockViolationCodes,
   InvalidEncodingError,
   UnknownChainError,
   UnknownNetworkError,
 } from './errors.js'
 export { compareHeads, type HeadCandidate, isBetterHead } from './fork-choice.js'
-export { allChains, EASY_TARGET, genesisBlock, genesisBlocks } from './genesis.js'
+export {
+  addVote,
+  childForkState,
+  countVotes,
+  decideVotes,
+  forkEpochBlocks,
+  forkNumberOf,
+  forkState,
+  forkVotesOf,
+  isForkEpochStart,
+  isForkVoteBlock,
+  VOTE_COUNT_BLOCKS,
+  VOTE_STEP,
+} from './fork-state.js'
+export { allChains, EASY_TARGET, emptyPayload, genesisBlock, genesisBlocks } from './genesis.js'
 export {
   computeBlockHash,
   computePayloadHashes,
@@ -40,7 +64,17 @@ export {
   parseJsonExact,
   stringifyJsonExact,
 } from './header-json.js'
-export { type ChildHeaderFields, findNonce, mineChildHeader, mineHeader, type PayloadContents, withPayloadHashes } from './mine.js'
+export { isGenesisHeader } from './header-rules.js'
+export {
+  type ChildHeaderFields,
+  childHeader,
+  findNonce,
+  mineChildHeader,
+  mineHeader,
+  type PayloadContents,
+  withPayloadHashes,
+} from './mine.js'
+export { type ForkHeight, isBefore, type NetworkRules, networkRules } from './network-rules.js'
 export {
   adjacentChainsAt,
   blockAdjacentChains,
@@ -55,5 +89,6 @@ export {
   SINGLETON_GRAPH,
   TWENTY_CHAIN_GRAPH,
 } from './networks.js'
+export { networkOpening } from './opening.js'
 export { decodeU256, encodeU256, MAX_U256 } from './u256.js'
-export { type BlockWork, checkBlockWork, validateBlock, validateHeader, type WorkViolation } from './validate.js'
+export { type AdjacentParents, braidingViolations, type ValidationContext, validateBlock, validateHeader } from './validate.js'

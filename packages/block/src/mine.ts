@@ -1,9 +1,12 @@
 import { encodeHash } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
+import { expectedEpochStart, expectedTarget } from './difficulty-adjustment.js'
+import { childForkState, forkNumberOf } from './fork-state.js'
 import { computeBlockHash, computePayloadHashes, difficulty } from './hashing.js'
 import type { Header } from './header.js'
 import { encodeHeader } from './header-binary.js'
 import { digest } from './merkle.js'
+import { getNetwork } from './networks.js'
 import { encodeU256 } from './u256.js'
 
 // The binary header ends with epochStart, nonce, hash: the nonce is 40 bytes from the end.
@@ -37,35 +40,54 @@ export function mineHeader(header: Header): Header {
 export interface ChildHeaderFields {
   /** Microseconds. */
   readonly creationTime: number
-  /** The neighbours' hashes, by ascending chain id. */
-  readonly adjacents: ReadonlyArray<readonly [chainId: number, hash: Buffer]>
+  /** The blocks its adjacents name (the neighbours' blocks at the parent's height): the rules read them. */
+  readonly adjacentParents?: readonly Header[]
+  /** The neighbours' hashes, by ascending chain id; default those of `adjacentParents`. */
+  readonly adjacents?: ReadonlyArray<readonly [chainId: number, hash: Buffer]>
   readonly payloadHash: Buffer
-  /** Default: the parent's target. */
+  /** Default: the target the rules give (`expectedTarget`), from the parent and `adjacentParents`. */
   readonly target?: bigint
+  /** Default: the epoch start the rules give (`expectedEpochStart`). */
+  readonly epochStart?: number
   /** The first nonce tried (u64); default 0. */
   readonly nonce?: bigint
-  /** u64; default 0. Since release 3.2: the fork number in the low 32 bits, fork votes in the high 32 bits. */
+  /**
+   * u64: the fork number in the low 32 bits, fork votes in the high 32 bits. Default: as release 3.2
+   * writes them (`childForkState`), voting yes while the fork number is below the network's.
+   */
   readonly featureFlags?: bigint
 }
 
-/** The child of `parent` mined with `mineHeader`: its weight plus the target's difficulty, its version and epoch start, feature flags as given (default 0). */
+/** The child of `parent` mined with `mineHeader` (see `childHeader`). */
 export function mineChildHeader(parent: Header, fields: ChildHeaderFields): Header {
-  const target = fields.target ?? parent.target
-  return mineHeader({
+  return mineHeader(childHeader(parent, fields))
+}
+
+/**
+ * The child of `parent`, not mined (its nonce as given, its hash zero): its weight plus the target's
+ * difficulty, its version, and, unless given, the target, epoch start and feature flags the
+ * network's rules give it.
+ */
+export function childHeader(parent: Header, fields: ChildHeaderFields): Header {
+  const adjacentParents = fields.adjacentParents ?? []
+  const { rules } = getNetwork(parent.version)
+  const target = fields.target ?? expectedTarget(parent, adjacentParents, fields.creationTime) ?? parent.target
+  const vote = forkNumberOf(parent.featureFlags) < rules.forkNumber
+  return {
     nonce: fields.nonce ?? 0n,
     creationTime: fields.creationTime,
     parent: parent.hash,
-    adjacents: fields.adjacents,
+    adjacents: fields.adjacents ?? [...adjacentParents].sort((a, b) => a.chainId - b.chainId).map((a) => [a.chainId, a.hash] as const),
     target,
     payloadHash: fields.payloadHash,
     chainId: parent.chainId,
     weight: parent.weight + difficulty(target),
     height: parent.height + 1,
     version: parent.version,
-    epochStart: parent.epochStart,
-    featureFlags: fields.featureFlags ?? 0n,
+    epochStart: fields.epochStart ?? expectedEpochStart(parent, fields.creationTime),
+    featureFlags: fields.featureFlags ?? childForkState(parent, adjacentParents, vote),
     hash: Buffer.alloc(HASH_BYTES),
-  })
+  }
 }
 
 /**

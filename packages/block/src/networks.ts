@@ -1,5 +1,6 @@
 import type { NetworkName } from '@weft/types'
 import { UnknownChainError, UnknownNetworkError } from './errors.js'
+import { type NetworkRules, networkRules } from './network-rules.js'
 
 /** A chain graph: chain id -> adjacent chain ids, in the order the network lists them. */
 export type ChainGraph = ReadonlyMap<number, readonly number[]>
@@ -15,6 +16,8 @@ export interface Network {
   genesisTime: number
   /** newest first; the last one starts at height 0 */
   graphs: ReadonlyArray<{ height: number; graph: ChainGraph }>
+  /** the header rules that change with the height (difficulty adjustment, feature flags), as data */
+  rules: NetworkRules
 }
 
 function graph(lists: ReadonlyArray<readonly number[]>): ChainGraph {
@@ -62,7 +65,7 @@ export const TWENTY_CHAIN_GRAPH: ChainGraph = graph([
 /** A single chain 0 with no neighbours. */
 export const SINGLETON_GRAPH: ChainGraph = graph([[]])
 
-const networks: Record<NetworkName, Network> = {
+const networks: Record<NetworkName, Network> = withRules({
   mainnet01: {
     name: 'mainnet01',
     versionCode: 5,
@@ -114,8 +117,14 @@ const networks: Record<NetworkName, Network> = {
     genesisTime: 1563388117613832, // CONTRACT.md is silent: we reuse testnet04's genesis time
     graphs: [{ height: 0, graph: SINGLETON_GRAPH }],
   },
-}
+})
 for (const n of Object.values(networks)) Object.freeze(n)
+
+// Each network with its rules (network-rules.ts keeps them apart from the graphs, as data of their own).
+function withRules(list: Record<NetworkName, Omit<Network, 'rules'>>): Record<NetworkName, Network> {
+  const entries = Object.entries(list).map(([name, network]) => [name, { ...network, rules: networkRules(name as NetworkName) }])
+  return Object.fromEntries(entries) as Record<NetworkName, Network>
+}
 
 /** The network of that name; throws UnknownNetworkError (UNKNOWN_NETWORK) for any other name. */
 export function getNetwork(name: NetworkName): Network {

@@ -1,9 +1,74 @@
 import { encodeHash } from '@weft/hash-text'
+import type { NetworkName } from '@weft/types'
+import { type BlockWork, checkBlockWork, checkHeaderWork } from './block-work.js'
 import { BlockValidationError, type BlockViolationCode } from './errors.js'
 import { sharedGenesisBlock } from './genesis.js'
-import { computeBlockHash, computePayloadHashes, difficulty, payloadHashesMatch, powHash } from './hashing.js'
+import { genesisParentHash } from './hashing.js'
 import type { Block, Header } from './header.js'
-import { blockAdjacentChains, type Network } from './networks.js'
+import { checkBraiding, checkChainStep, checkIntrinsic, checkWebStep, isGenesisHeader, type Report } from './header-rules.js'
+import { getNetwork, type Network } from './networks.js'
+
+/** The adjacent parents of a header: a map or object by chain id, or a list (each found by its hash). */
+export type AdjacentParents = ReadonlyMap<number | string, Header> | Readonly<Record<string, Header>> | readonly Header[]
+
+/** What `validateHeader` judges a header against; it reads nothing else. */
+export interface ValidationContext {
+  /** The network the header must belong to: a `Network` or its name. */
+  readonly network: Network | NetworkName
+  /** The header's parent (none for a genesis block). */
+  readonly parent?: Header | undefined
+  /** The headers its adjacents name (none for a genesis block). */
+  readonly adjacentParents?: AdjacentParents | undefined
+  /** The clock, microseconds since the POSIX epoch; default the system clock. */
+  readonly now?: number | undefined
+  /** Hashing checks done already (`checkBlockWork`, `checkHeaderWork`), say on a worker thread; a payload hash violation among them is reported too. */
+  readonly work?: BlockWork | undefined
+}
+
+// The violations found so far, one per code (the node lists a rule checked in two places twice).
+class Violations {
+  readonly found: BlockValidationError[] = []
+  readonly #codes = new Set<BlockViolationCode>()
+  readonly report: Report = (code, message, cause) => {
+    if (this.#codes.has(code)) return
+    this.#codes.add(code)
+    this.found.push(new BlockValidationError(code, message, cause === undefined ? undefined : { cause }))
+  }
+}
+
+function headersOf(given: AdjacentParents | undefined): Header[] {
+  if (given === undefined) return []
+  if (Array.isArray(given)) return [...(given as readonly Header[])]
+  if (given instanceof Map) return [...(given as ReadonlyMap<number | string, Header>).values()]
+  return Object.values(given as Readonly<Record<string, Header>>)
+}
+
+// The adjacent parents `b` names, by the chain it names each on, found by hash; undefined when one
+// is missing. As the node does, an adjacent naming a chain's genesis parent hash stands for that
+// chain's genesis block.
+function namedAdjacents(b: Header, given: AdjacentParents | undefined): Map<number, Header> | undefined {
+  // A few headers each: a search by comparing hashes costs less than a map of their texts.
+  const headers = headersOf(given)
+  const found = new Map<number, Header>()
+  const network = getNetwork(b.version)
+  for (const [chain, hash] of b.adjacents) {
+    const header =
+      headers.find((h) => h.hash.equals(hash)) ??
+      (hash.equals(genesisParentHash(network.versionCode, chain)) ? sharedGenesisBlock(network, chain)?.header : undefined)
+    if (header === undefined) return undefined
+    found.set(chain, header)
+  }
+  return found
+}
+
+function knownNetwork(name: NetworkName): boolean {
+  try {
+    getNetwork(name)
+    return true
+  } catch {
+    return false
+  }
+}
 
 // Field-by-field equality of two headers, including the hash.
 function sameHeader(a: Header, b: Header): boolean {
@@ -28,138 +93,86 @@ function sameHeader(a: Header, b: Header): boolean {
   )
 }
 
-// Runs a computation on a header that may be malformed in memory; a throw counts as a violation.
-function attempt<T>(compute: () => T): T | Error {
-  try {
-    return compute()
-  } catch (e) {
-    return e as Error
-  }
-}
-
-/** A violation found in a block on its own, as plain data, so that it can cross threads. */
-export interface WorkViolation {
-  readonly code: BlockViolationCode
-  readonly message: string
-  /** The error a malformed value threw, when there was one (lost when the check ran on another thread). */
-  readonly cause?: unknown
-}
-
 /**
- * The checks of a block that need nothing but the block itself: its hash, its payload's hashes
- * and its proof of work. They are nearly all of validation's cost, so a store may run them on
- * worker threads and hand the result to `validateBlock`.
+ * Every rule of chainweb-node release 3.2 that `header` breaks, as a child of `context.parent` with
+ * the adjacent parents `context.adjacentParents`, on `context.network`, at the heights each rule
+ * applies: [] when the node would accept it. Each violation is a `BlockValidationError` with a
+ * stable `code` (the package README maps them to the node's `ValidationFailureType`s). Without the
+ * parent or an adjacent parent nothing more can be judged: the answer is MISSING_PARENT or
+ * MISSING_ADJACENT_PARENT alone, as the node's. A header at its chain's genesis height must be the
+ * network's genesis header. Braiding is the store's rule (`braidingViolations`), as the cut's is the node's.
  */
-export interface BlockWork {
-  readonly blockHash: WorkViolation | undefined
-  readonly payloadHash: WorkViolation | undefined
-  readonly pow: WorkViolation | undefined
-}
-
-/** The hashing checks of `block` (see `BlockWork`): each one's violation, or undefined when it holds. */
-export function checkBlockWork(block: Block): BlockWork {
-  const h = block.header
-  let blockHash: WorkViolation | undefined
-  const hash = attempt(() => computeBlockHash(h))
-  if (hash instanceof Error)
-    blockHash = { code: 'INVALID_BLOCK_HASH', message: 'The block hash cannot be computed from a malformed header', cause: hash }
-  else if (!hash.equals(h.hash))
-    blockHash = { code: 'INVALID_BLOCK_HASH', message: `Expected block hash ${encodeHash(hash)}, received ${encodeHash(h.hash)}` }
-
-  let payloadHash: WorkViolation | undefined
-  const payload = attempt(() => computePayloadHashes(block.payload))
-  if (payload instanceof Error)
-    payloadHash = {
-      code: 'INVALID_PAYLOAD_HASH',
-      message: 'The payload hashes cannot be computed from a malformed payload',
-      cause: payload,
-    }
-  else if (!payload.payloadHash.equals(h.payloadHash) || !payloadHashesMatch(block.payload, payload)) {
-    payloadHash = {
-      code: 'INVALID_PAYLOAD_HASH',
-      message: `Expected payload hash ${encodeHash(payload.payloadHash)} in the header and the payload, received ${encodeHash(h.payloadHash)} and ${String(block.payload.payloadHash)}`,
-    }
+export function validateHeader(header: Header, context: ValidationContext): BlockValidationError[] {
+  const network = typeof context.network === 'string' ? getNetwork(context.network) : context.network
+  const work = context.work ?? checkHeaderWork(header)
+  const now = context.now ?? Date.now() * 1000
+  const violations = new Violations()
+  const { report } = violations
+  if (!knownNetwork(header.version)) {
+    // A header of no network Weft knows has no rules to judge it by (only a malformed one in memory).
+    for (const found of [work.blockHash, work.payloadHash, work.pow])
+      if (found !== undefined) report(found.code, found.message, found.cause)
+    report('INVALID_VERSION', `Expected a block of ${network.name}, received one of ${String(header.version)}`)
+    return violations.found
   }
-
-  let pow: WorkViolation | undefined
-  const work = attempt(() => powHash(h))
-  if (work instanceof Error)
-    pow = { code: 'INVALID_POW', message: 'The proof-of-work hash cannot be computed from a malformed header', cause: work }
-  else if (work > h.target)
-    pow = {
-      code: 'INVALID_POW',
-      message: `Expected a proof-of-work hash <= target ${h.target.toString(16)}, received ${work.toString(16)}`,
-    }
-  return { blockHash, payloadHash, pow }
-}
-
-/**
- * Every way in which `block` is invalid as a child of `parent` on `network`; [] when it is valid.
- * With `parent` undefined the block must be the network's genesis block of its chain (proof of
- * work is not checked then). Adjacent blocks are checked by chain id against the graph in force
- * at the parent's height (see `blockAdjacentChains`); their hashes cannot be checked without the
- * other chains. `work`, the block's hashing checks, is computed here unless given (see `BlockWork`).
- */
-export function validateBlock(
-  block: Block,
-  parent: Header | undefined,
-  network: Network,
-  work: BlockWork = checkBlockWork(block),
-): BlockValidationError[] {
-  return validateHeader(block.header, parent, network, work)
-}
-
-/**
- * `validateBlock` for a block whose hashing checks were done elsewhere (`work`, computed by
- * `checkBlockWork` where the payload is, a worker thread say): the header is all it needs.
- */
-export function validateHeader(h: Header, parent: Header | undefined, network: Network, work: BlockWork): BlockValidationError[] {
-  const violations: BlockValidationError[] = []
-  const violation = (code: BlockViolationCode, message: string, cause?: unknown): void => {
-    violations.push(new BlockValidationError(code, message, cause === undefined ? undefined : { cause }))
-  }
-  const found = (found: WorkViolation | undefined): void => {
-    if (found !== undefined) violation(found.code, found.message, found.cause)
-  }
-
-  found(work.blockHash)
-  found(work.payloadHash)
-
-  if (h.version !== network.name) violation('INVALID_VERSION', `Expected a block of ${network.name}, received ${String(h.version)}`)
-
-  if (parent === undefined) {
-    const genesis = sharedGenesisBlock(network, h.chainId)
-    if (genesis === undefined) violation('INVALID_CHAIN', `Network ${network.name} has no chain ${h.chainId}`)
-    else if (!sameHeader(h, genesis.header))
-      violation(
+  if (isGenesisHeader(header)) {
+    if (header.version !== network.name) report('INVALID_VERSION', `Expected a block of ${network.name}, received one of ${header.version}`)
+    checkIntrinsic(header, now, work, report)
+    const genesis = sharedGenesisBlock(network, header.chainId)?.header
+    if (genesis === undefined || !sameHeader(header, genesis))
+      report(
         'INVALID_GENESIS',
-        `A block without parent must be the genesis block ${encodeHash(genesis.header.hash)} of chain ${h.chainId}`,
+        genesis === undefined
+          ? `Expected a chain of ${network.name}, received a genesis-height block of chain ${header.chainId}`
+          : `Expected the genesis block ${encodeHash(genesis.hash)} of chain ${header.chainId} at its genesis height, received ${encodeHash(header.hash)}`,
       )
-    return violations
+    return violations.found
   }
-
-  if (!h.parent.equals(parent.hash))
-    violation('INVALID_PARENT', `Expected parent ${encodeHash(parent.hash)}, received ${encodeHash(h.parent)}`)
-  if (h.height !== parent.height + 1) violation('INVALID_HEIGHT', `Expected height ${parent.height + 1}, received ${h.height}`)
-  if (h.version !== parent.version && h.version === network.name)
-    violation('INVALID_VERSION', `Expected the parent's network ${parent.version}, received ${h.version}`)
-
-  const expectedAdjacents = blockAdjacentChains(network, h.chainId, h.height)
-  if (h.chainId !== parent.chainId || expectedAdjacents === undefined) {
-    violation('INVALID_CHAIN', `Expected chain ${parent.chainId} as the parent's, existing at height ${h.height}, received ${h.chainId}`)
-  } else {
-    const chains = h.adjacents.map(([chain]) => chain)
-    if (chains.length !== expectedAdjacents.length || chains.some((c, i) => c !== expectedAdjacents[i])) {
-      violation('INVALID_ADJACENTS', `Expected adjacents on chains [${expectedAdjacents.join(',')}], received [${chains.join(',')}]`)
-    }
+  const adjacents = namedAdjacents(header, context.adjacentParents)
+  if (adjacents === undefined) {
+    const missing = header.adjacents.filter(([, hash]) => !headersOf(context.adjacentParents).some((h) => h.hash.equals(hash)))
+    report(
+      'MISSING_ADJACENT_PARENT',
+      `Expected the adjacent parents the header names, missing ${missing.map(([c, h]) => `${encodeHash(h)} (chain ${c})`).join(', ')}`,
+    )
+    return violations.found
   }
+  const { parent } = context
+  if (parent === undefined || !parent.hash.equals(header.parent)) {
+    report(
+      'MISSING_PARENT',
+      `Expected the parent the header names, ${encodeHash(header.parent)}, received ${parent === undefined ? 'none' : encodeHash(parent.hash)}`,
+    )
+    return violations.found
+  }
+  if (header.version !== network.name) report('INVALID_VERSION', `Expected a block of ${network.name}, received one of ${header.version}`)
+  checkIntrinsic(header, now, work, report)
+  checkChainStep(header, parent, report)
+  checkWebStep(header, parent, adjacents, report)
+  return violations.found
+}
 
-  if (h.creationTime <= parent.creationTime)
-    violation('INVALID_CREATION_TIME', `Expected a creation time after the parent's ${parent.creationTime}, received ${h.creationTime}`)
+/**
+ * `validateHeader` for a whole block: its payload's hashes too (INVALID_PAYLOAD_HASH). `context.work`,
+ * when given, holds the block's hashing checks (`checkBlockWork`).
+ */
+export function validateBlock(block: Block, context: ValidationContext): BlockValidationError[] {
+  return validateHeader(block.header, { ...context, work: context.work ?? checkBlockWork(block) })
+}
 
-  const weight = parent.weight + difficulty(h.target)
-  if (h.weight !== weight) violation('INVALID_WEIGHT', `Expected weight ${weight} (parent's plus difficulty), received ${h.weight}`)
-
-  found(work.pow)
-  return violations
+/**
+ * The braiding rule Weft's store adds to `validateHeader` (INVALID_BRAIDING), the one the real
+ * node's cut enforces: each adjacent parent is a block at the height below the header's. Adjacent
+ * parents not given are not judged here.
+ */
+export function braidingViolations(header: Header, adjacentParents: AdjacentParents): BlockValidationError[] {
+  const named = new Map<number, Header>()
+  const headers = headersOf(adjacentParents)
+  for (const [chain, hash] of header.adjacents) {
+    const found = headers.find((h) => h.hash.equals(hash))
+    if (found !== undefined) named.set(chain, found)
+  }
+  const violations = new Violations()
+  checkBraiding(header, named, violations.report)
+  return violations.found
 }

@@ -2,11 +2,13 @@ import { encodeHash } from '@weft/hash-text'
 import fc from 'fast-check'
 import t from 'tap'
 import {
+  childHeader,
   computeBlockHash,
   computePayloadHashes,
   difficulty,
   encodeHeader,
   findNonce,
+  forkState,
   genesisBlock,
   getNetwork,
   type Header,
@@ -95,7 +97,7 @@ t.test('findNonce wraps from 2^64 - 1 to 0 and accepts a proof-of-work hash equa
   t.equal(findNonce(binary, found.target - 1n) > 0n, true, 'a target one less than that hash rejects nonce 0')
 })
 
-t.test('mineChildHeader takes the parent target by default, or the one given with its difficulty as added weight', async (t) => {
+t.test('mineChildHeader takes the target, epoch start and flags the rules give by default, or the ones given', async (t) => {
   const parent = genesisBlock(development, 0).header
   const fields = { creationTime: parent.creationTime + 30_000_000, adjacents: parent.adjacents, payloadHash: parent.payloadHash }
   const child = mineChildHeader(parent, fields)
@@ -109,8 +111,13 @@ t.test('mineChildHeader takes the parent target by default, or the one given wit
   t.equal(easy.nonce, 77n, 'any nonce meets the largest target, so the first one tried is kept')
   t.equal(easy.weight, parent.weight + 1n)
   t.same({ ...easy, nonce: 0n, hash: child.hash, target: 0n, weight: 0n }, { ...child, nonce: 0n, target: 0n, weight: 0n })
-  t.equal(child.featureFlags, 0n, 'feature flags 0 by default')
+  t.equal(child.featureFlags, forkState(0, 1000), 'a yes vote for fork 1 by default, as release 3.2 writes it')
+  t.equal(child.epochStart, parent.epochStart)
   const flagged = mineChildHeader(parent, { ...fields, featureFlags: (2_097_152n << 32n) + 1n })
   t.equal(flagged.featureFlags, (2_097_152n << 32n) + 1n, 'flags above 2^53 as given')
   t.same(flagged.hash, computeBlockHash(flagged))
+  // A legacy adjustment with no time elapsed has no target: the parent's is taken.
+  const mainnet = getNetwork('mainnet01')
+  const end = { ...genesisBlock(mainnet, 0).header, height: 11 }
+  t.equal(childHeader(end, { ...fields, creationTime: end.epochStart }).target, end.target)
 })
