@@ -16,7 +16,7 @@ const sample = (): void => {
 }
 const timer = setInterval(sample, 50)
 try {
-  const store = await openStore({ path: dir, network: 'development', checkBraiding: false })
+  const store = await openStore({ path: dir, network: 'test-singleton' })
   const tips = new Map(store.cut())
   const started = performance.now()
   for (let done = 0; done < total; done += chunk) {

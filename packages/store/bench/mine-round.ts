@@ -1,4 +1,4 @@
-// Mines valid blocks for the benchmarks with the suite's miner (difficulty 1, adjacents naming the parent).
+// Mines valid blocks for the benchmarks with the suite's miner: test-singleton lines (its one chain needs no neighbours).
 import type { Block, Header, Network } from '@weft/block'
 import { makePayload, mineChild } from '../src/suite/chain-miner.js'
 

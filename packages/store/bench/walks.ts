@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Block, genesisBlock, getNetwork, type Header, MAX_U256 } from '@weft/block'
+import { type Block, genesisBlock, getNetwork, type Header } from '@weft/block'
 import { ancestorAt, type HeaderSource } from '@weft/traversal'
 import { type ChainStore, openStore } from '../src/index.js'
 import { makePayload, mineChild, mineLine } from '../src/suite/chain-miner.js'
@@ -12,11 +12,12 @@ import { makePayload, mineChild, mineLine } from '../src/suite/chain-miner.js'
 const reorgDepth = Number(process.env.WEFT_BENCH_REORG ?? 1_000)
 const ancestorDepth = Number(process.env.WEFT_BENCH_ANCESTOR ?? 10_000)
 const rounds = 5
-const network = getNetwork('development')
+// test-singleton: one chain, where a line is a valid braid.
+const network = getNetwork('test-singleton')
 const root = mkdtempSync(join(tmpdir(), 'weft-store-walks-'))
 
 const milliseconds = (start: number): number => performance.now() - start
-const open = (path: string): Promise<ChainStore> => openStore({ path, network: 'development', checkBraiding: false })
+const open = (path: string): Promise<ChainStore> => openStore({ path, network: 'test-singleton' })
 
 // The reorg walk as the store did it before: the new branch down to the old one's height and both
 // down to the fork point, each ancestor read by hash (hash index, then block record).
@@ -29,18 +30,17 @@ async function pointReadWalk(store: ChainStore, newHead: Header, oldHead: Header
   return joined
 }
 
-// A folder whose chain 0 has a heavy line of `depth` blocks (the head) and a light one beside it from
-// genesis, with the block that makes the light one win: inserting it walks `depth` blocks on each.
-async function reorgFolder(path: string, depth: number, tag: string): Promise<{ overtaking: Block; oldHead: Header }> {
+// A folder whose chain 0 has a line of `depth` blocks (the head) and one a block shorter beside it
+// from genesis, with the two blocks that make the short one win: inserting them walks `depth` blocks on each.
+async function reorgFolder(path: string, depth: number, tag: string): Promise<{ overtaking: Block[]; oldHead: Header }> {
   const store = await open(path)
   const g = genesisBlock(network, 0).header
-  const heavy = mineLine(network, g, depth, { target: MAX_U256 >> 1n, payload: makePayload(`${tag}-heavy`) })
-  const light = mineLine(network, g, depth, { payload: makePayload(`${tag}-light`) })
-  await store.insertMany(heavy)
-  await store.insertMany(light)
+  const long = mineLine(network, g, depth, { payload: makePayload(`${tag}-long`) })
+  const short = mineLine(network, g, depth - 1, { payload: makePayload(`${tag}-short`) })
+  await store.insertMany(long)
+  await store.insertMany(short)
   await store.close()
-  const overtaking = mineChild(network, light.at(-1)!.header, { target: MAX_U256 >> BigInt(Math.ceil(Math.log2(depth)) + 2) })
-  return { overtaking, oldHead: heavy.at(-1)!.header }
+  return { overtaking: mineLine(network, short.at(-1)!.header, 2), oldHead: long.at(-1)!.header }
 }
 
 async function measureReorgs(): Promise<{ batched: number; pointReads: number }> {
@@ -53,15 +53,16 @@ async function measureReorgs(): Promise<{ batched: number; pointReads: number }>
       async () => {
         const store = await open(path)
         const start = performance.now()
-        await store.insert(overtaking)
+        await store.insertMany(overtaking)
         batched = Math.min(batched, milliseconds(start))
-        if (store.cut().get(0)?.hash.equals(overtaking.header.hash) !== true) throw new Error('Expected the reorg to happen')
+        if (store.cut().get(0)?.hash.equals(overtaking[1]!.header.hash) !== true) throw new Error('Expected the reorg to happen')
         await store.close()
       },
       async () => {
         const store = await open(path)
         const start = performance.now()
-        const joined = await pointReadWalk(store, overtaking.header, oldHead)
+        await store.insert(overtaking[0]!)
+        const joined = await pointReadWalk(store, overtaking[1]!.header, oldHead)
         pointReads = Math.min(pointReads, milliseconds(start))
         if (joined !== reorgDepth + 1) throw new Error(`Expected ${reorgDepth + 1} joined blocks, walked ${joined}`)
         await store.close()
@@ -78,7 +79,9 @@ async function ancestorStore(path: string, depth: number, orphans: boolean): Pro
   let tip = genesisBlock(network, 0).header
   for (let done = 0; done < depth + 1; done += 1_000) {
     const line = mineLine(network, tip, Math.min(1_000, depth + 1 - done), { payload: makePayload(`a${done}`) })
-    const beside = orphans ? line.map((_, index) => mineChild(network, line[index - 1]?.header ?? tip, { nonce: BigInt(index + 1) })) : []
+    const beside = orphans
+      ? line.map((_, index) => mineChild(network, line[index - 1]?.header ?? tip, { payload: makePayload(`o${done}-${index}`) }))
+      : []
     await store.insertMany([...line, ...beside])
     tip = line.at(-1)!.header
   }

@@ -1,6 +1,6 @@
 import { type Block, type Header, InvalidEncodingError, type Network } from '@weft/block'
 import { mapKeyOfHash } from '@weft/hash-text'
-import { adjacentLookup, notTheStoredBlock, readNamedBlocks, refusal } from './block-checks.js'
+import { adjacentLookup, type Judgement, notTheStoredBlock, readNamedBlocks, refusal } from './block-checks.js'
 import { type EncodedBlock, encodeBlock, encodedHeader } from './block-encoding.js'
 import type { BlockReads } from './block-reads.js'
 import type { ChainHeads, HeadsDraft } from './chain-heads.js'
@@ -53,8 +53,10 @@ export interface BatchWriterParts {
   readonly heads: ChainHeads
   readonly cut: NodeCut
   readonly feed: ChangeFeed
-  /** Whether a block's adjacents must be stored blocks of their chains at its parent's height. */
-  readonly checkBraiding: boolean
+  /** Whether every rule is checked (false: a snapshot import, whose blocks are checked in full before use). */
+  readonly fullRules: boolean
+  /** The clock that judges creation times, microseconds since the POSIX epoch. */
+  readonly clock: () => number
   /** Where the hashing checks and encodings of a batch run. */
   readonly pool: ValidationPool
   /** Whether each batch is flushed to the disk (fsync) before it counts as written. */
@@ -245,7 +247,7 @@ export class BatchWriter {
     stopAtFailure: boolean,
     previous: PreparedBatch | undefined,
   ): Promise<PreparedBatch> {
-    const { db, network, reads, recent, checkBraiding } = this.#parts
+    const { db, network, reads, recent, fullRules } = this.#parts
     const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
     // Blocks among the recent or in-flight headers are stored; only the others are looked up, in
     // one read. Each hash's map key is computed once: it is looked up often.
@@ -257,11 +259,12 @@ export class BatchWriter {
     // Parents and adjacents among this call's new blocks are staged below; every other one is read up front.
     const newHashes = new Set(keys.filter((_, index) => !stored[index]))
     const remembered: KnownBlocks = (key) => inFlight.get(key) ?? recent.get(key)
-    const named = await readNamedBlocks(reads, headers, newHashes, remembered, checkBraiding)
+    const named = await readNamedBlocks(reads, headers, newHashes, remembered, fullRules)
+    const judgement: Judgement = fullRules ? { full: true, now: this.#parts.clock() } : { full: false }
 
     const staged = new Map<string, JoinedBlock>()
     const known: KnownBlocks = (key) => staged.get(key) ?? remembered(key) ?? named.parents.get(key)
-    const adjacent = checkBraiding ? adjacentLookup(known, named) : undefined
+    const adjacent = adjacentLookup(known, named)
     const lines = (chain: number): LineReader => new LineReader(db, chain, known)
     const operations: PutOperation[] = []
     const events: StoreEvent[] = []
@@ -277,7 +280,7 @@ export class BatchWriter {
         if (failure !== undefined && stopAtFailure) break
         continue
       }
-      const failure = refusal(header, known(mapKeyOfHash(header.parent))?.header, network, adjacent, work)
+      const failure = refusal(header, known(mapKeyOfHash(header.parent))?.header, network, adjacent, work, judgement)
       outcomes.push(failure ?? true)
       if (failure !== undefined) {
         if (stopAtFailure) break

@@ -1,29 +1,37 @@
-import { BlockValidationError, type BlockWork, genesisHeight, type Header, type Network, validateHeader } from '@weft/block'
+import {
+  BlockValidationError,
+  type BlockWork,
+  braidingViolations,
+  genesisHeight,
+  type Header,
+  type Network,
+  validateHeader,
+} from '@weft/block'
 import { mapKeyOfHash } from '@weft/hash-text'
-import type { HeaderRef } from '@weft/traversal'
 import type { BlockReads } from './block-reads.js'
-import type { JoinedBlock } from './chain-store.js'
 import { InvalidBlockError, MissingAdjacentError, MissingParentError } from './errors.js'
 import type { KnownBlocks } from './line-reader.js'
 import type { RecentHeader } from './recent-headers.js'
 
-/** What a batch knows of the blocks its new ones name: parents and adjacents that are stored already, by `mapKeyOfHash`. */
+/** What a batch knows of the blocks its new ones name: parents and adjacent parents that are stored already, by `mapKeyOfHash`. */
 export interface NamedBlocks {
   readonly parents: ReadonlyMap<string, RecentHeader>
-  readonly adjacents: ReadonlyMap<string, HeaderRef>
+  readonly adjacents: ReadonlyMap<string, RecentHeader>
 }
 
 /**
- * Reads, in one batch each, the parents and (when braiding is checked) the adjacents that `headers`
- * name and that memory does not hold: neither among `newHashes` (the batch's own new blocks), nor
- * `known` (in flight or recent).
+ * Reads, in one batch each, the parents and (unless `adjacents` is false) the adjacent parents that
+ * `headers` name and that memory does not hold: neither among `newHashes` (the batch's own new
+ * blocks), nor `known` (in flight or recent). The rules read an adjacent parent's whole header (its
+ * creation time, target, epoch start, votes and version), but a block's neighbours one height below
+ * were written just before it almost always, so memory holds them: a syncing node seldom reads one.
  */
 export async function readNamedBlocks(
   reads: BlockReads,
   headers: readonly Header[],
   newHashes: ReadonlySet<string>,
   known: KnownBlocks,
-  checkBraiding: boolean,
+  adjacents: boolean,
 ): Promise<NamedBlocks> {
   const missing = (key: string): boolean => !newHashes.has(key) && known(key) === undefined
   const wantedParents = new Map<string, Buffer>()
@@ -31,17 +39,17 @@ export async function readNamedBlocks(
   for (const header of headers) {
     const key = mapKeyOfHash(header.parent)
     if (missing(key)) wantedParents.set(key, header.parent)
-    if (!checkBraiding) continue
+    if (!adjacents) continue
     for (const [, hash] of header.adjacents) {
       const adjacentKey = mapKeyOfHash(hash)
       if (missing(adjacentKey)) wantedAdjacents.set(adjacentKey, hash)
     }
   }
-  const [parentHeaders, adjacentRefs] = await Promise.all([
+  const [parentHeaders, adjacentHeaders] = await Promise.all([
     wantedParents.size === 0 ? [] : reads.storedHeaders([...wantedParents.values()], 'near'),
-    wantedAdjacents.size === 0 ? [] : reads.refs([...wantedAdjacents.values()]),
+    wantedAdjacents.size === 0 ? [] : reads.storedHeaders([...wantedAdjacents.values()], 'near'),
   ])
-  return { parents: found(wantedParents, parentHeaders), adjacents: found(wantedAdjacents, adjacentRefs) }
+  return { parents: found(wantedParents, parentHeaders), adjacents: found(wantedAdjacents, adjacentHeaders) }
 }
 
 function found<T>(wanted: ReadonlyMap<string, Buffer>, values: ReadonlyArray<T | undefined>): Map<string, T> {
@@ -53,34 +61,49 @@ function found<T>(wanted: ReadonlyMap<string, Buffer>, values: ReadonlyArray<T |
   return map
 }
 
+/** How a block is judged: every rule of the network, or (a snapshot import, checked in full before use) its own hashes and parent link. */
+export type Judgement = { readonly full: true; readonly now: number } | { readonly full: false }
+
 /**
  * Why the block of `header` is refused, or undefined when it may be written: its parent missing
- * (unless it is a genesis block), one of its violations of `validateHeader` (`work`: its hashing checks, done
- * already), or, with `adjacent` given (braiding checked), an adjacent that is not a stored block of
- * its chain at the parent's height.
+ * (unless it is a genesis block), one of its adjacent parents missing (`adjacent` finds them), or
+ * the rules of `validateHeader` and the store's braiding rule it breaks (`work`: its hashing
+ * checks, done already; `judgement.now`: the clock). A `full: false` judgement checks only the
+ * hashes and the parent link.
  */
 export function refusal(
   header: Header,
   parent: Header | undefined,
   network: Network,
-  adjacent: ((key: string) => Pick<HeaderRef, 'chainId' | 'height'> | undefined) | undefined,
+  adjacent: (key: string) => Header | undefined,
   work: BlockWork,
+  judgement: Judgement,
 ): Error | undefined {
   const genesis = isGenesisHeight(network, header.chainId, header.height)
   if (parent === undefined && !genesis) return new MissingParentError(header.hash, header.parent)
-  const violations = validateHeader(header, parent, network, work)
-  if (violations.length > 0) return new InvalidBlockError(header.hash, violations)
-  if (genesis || adjacent === undefined) return undefined
-  // Chains and their count are checked by validateHeader; here each neighbour must be stored where it belongs.
-  for (const [chain, hash] of header.adjacents) {
-    const ref = adjacent(mapKeyOfHash(hash))
-    if (ref === undefined) return new MissingAdjacentError(header.hash, chain, hash)
-    if (ref.chainId !== chain || ref.height !== header.height - 1) {
-      const message = `Expected adjacent ${hash.toString('base64url')} to be a block of chain ${chain} at height ${header.height - 1}, received one of chain ${ref.chainId} at height ${ref.height}`
-      return new InvalidBlockError(header.hash, [new BlockValidationError('INVALID_ADJACENTS', message)])
+  if (!judgement.full) return genesis ? violationsOf(header, validateHeader(header, { network, work })) : workRefusal(header, work)
+  const adjacentParents: Header[] = []
+  if (!genesis) {
+    for (const [chain, hash] of header.adjacents) {
+      const found = adjacent(mapKeyOfHash(hash))
+      if (found === undefined) return new MissingAdjacentError(header.hash, chain, hash)
+      adjacentParents.push(found)
     }
   }
-  return undefined
+  const violations = validateHeader(header, { network, parent, adjacentParents, now: judgement.now, work })
+  return violationsOf(header, [...violations, ...braidingViolations(header, adjacentParents)])
+}
+
+function violationsOf(header: Header, violations: readonly BlockValidationError[]): Error | undefined {
+  return violations.length === 0 ? undefined : new InvalidBlockError(header.hash, violations)
+}
+
+// The hashing checks alone, as violations.
+function workRefusal(header: Header, work: BlockWork): Error | undefined {
+  const found = [work.blockHash, work.payloadHash, work.pow].flatMap((v) =>
+    v === undefined ? [] : [new BlockValidationError(v.code, v.message, { cause: v.cause })],
+  )
+  return violationsOf(header, found)
 }
 
 /**
@@ -96,12 +119,9 @@ export function notTheStoredBlock(header: Header, work: BlockWork): Error | unde
   return violations.length === 0 ? undefined : new InvalidBlockError(header.hash, violations)
 }
 
-/** Where a batch finds an adjacent: its own staged blocks and memory first, then what was read for it. */
-export function adjacentLookup(known: KnownBlocks, named: NamedBlocks): (key: string) => Pick<HeaderRef, 'chainId' | 'height'> | undefined {
-  return (key) => {
-    const entry: JoinedBlock | undefined = known(key)
-    return entry?.header ?? named.adjacents.get(key)
-  }
+/** Where a batch finds an adjacent parent: its own staged blocks and memory first, then what was read for it. */
+export function adjacentLookup(known: KnownBlocks, named: NamedBlocks): (key: string) => Header | undefined {
+  return (key) => known(key)?.header ?? named.adjacents.get(key)?.header
 }
 
 function isGenesisHeight(network: Network, chain: number, height: number): boolean {

@@ -62,6 +62,31 @@ export class UnsupportedLayoutError extends StoreError {
   }
 }
 
+/**
+ * A store written before Weft checked every rule of chainweb-node 3.2 holds a block that breaks one:
+ * the store cannot be used as it is.
+ */
+export class BrokenRulesError extends StoreError {
+  static override readonly codes = ['STORE_BREAKS_RULES'] as const
+  readonly violations: readonly BlockViolation[]
+  constructor(
+    path: string,
+    header: { hash: Buffer; chainId: number; height: number },
+    violations: readonly BlockViolation[],
+    options?: ErrorOptions,
+  ) {
+    super(
+      'STORE_BREAKS_RULES',
+      `Expected every block of the store in ${path} to keep the rules of chainweb-node 3.2, which this version of Weft checks; ` +
+        `block ${header.hash.toString('base64url')} (chain ${header.chainId}, height ${header.height}) breaks ` +
+        `${violations.map((v) => `${v.code} (${v.message})`).join('; ')}. An older Weft wrote it without these checks: ` +
+        'move the folder away and fill a new one from an upstream or a snapshot (a development devnet starts again by itself)',
+      options,
+    )
+    this.violations = violations
+  }
+}
+
 /** A snapshot file that is not a Weft snapshot, is cut short, or was altered; or of another network than asked. */
 export class InvalidSnapshotError extends StoreError {
   static override readonly codes = ['INVALID_SNAPSHOT'] as const

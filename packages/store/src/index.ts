@@ -4,6 +4,7 @@ export { type DeviceReadAhead, deviceReadAhead } from './device-read-ahead.js'
 export { type EngineLevel, type EngineStats, engineStatsOf } from './engine-stats.js'
 export {
   type BlockViolation,
+  BrokenRulesError,
   CorruptStoreError,
   CursorNotFoundError,
   InvalidBlockError,
@@ -22,6 +23,7 @@ export {
 } from './errors.js'
 export type { RangeItem } from './keys.js'
 export { type OpenStoreOptions, openStore } from './open-store.js'
+export { RULES_VERSION, type RulesCheckProgress } from './rules-check.js'
 export { type ImportedSnapshot, type ImportSnapshotOptions, importSnapshot } from './snapshot/import-snapshot.js'
 export type { StoreSnapshot } from './snapshot/read-snapshot.js'
 export {

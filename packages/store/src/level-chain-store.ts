@@ -22,7 +22,10 @@ const recentCapacity = 1024
 /** How a `LevelChainStore` was opened. */
 export interface LevelChainStoreOptions {
   readonly cutPolicy: CutPolicy
-  readonly checkBraiding: boolean
+  /** Whether every rule is checked (false: a snapshot import, checked in full when reopened). */
+  readonly fullRules: boolean
+  /** The clock that judges creation times, microseconds since the POSIX epoch. */
+  readonly clock: () => number
   /** Worker threads for the hashing checks of bulk inserts (0: inline). */
   readonly validationThreads: number
   /** Whether each write is flushed to the disk before it counts as written. */
@@ -64,7 +67,8 @@ export class LevelChainStore implements ChainStore {
       heads: this.#heads,
       cut: this.#cut,
       feed: this.#feed,
-      checkBraiding: options.checkBraiding,
+      fullRules: options.fullRules,
+      clock: options.clock,
       pool: this.#pool,
       syncWrites: options.syncWrites,
     })

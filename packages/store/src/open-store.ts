@@ -10,6 +10,7 @@ import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
 import { forkChoiceCut, readAdoptedCut } from './node-cut.js'
 import { openFailure } from './open-failure.js'
+import { checkStoredRules, RULES_VERSION, type RulesCheckProgress } from './rules-check.js'
 import { defaultValidationThreads } from './validation-pool.js'
 
 /** Options of `openStore`. */
@@ -21,10 +22,16 @@ export interface OpenStoreOptions {
   /** How the node's cut is chosen: `fork-choice` (default) or `adopted` (see `CutPolicy`). */
   cutPolicy?: CutPolicy
   /**
-   * Whether each block's adjacents must be stored blocks of their chains at its parent's height
-   * (default true): blocks must then come after the neighbours they name.
+   * The clock that judges creation times (a block created after it is refused, BLOCK_IN_THE_FUTURE),
+   * microseconds since the POSIX epoch. Default: the system clock.
    */
-  checkBraiding?: boolean
+  clock?: () => number
+  /**
+   * Called as the blocks of a store written before this version of Weft checked every rule of
+   * chainweb-node 3.2 are checked at open (see "Stores written before"); the last call has
+   * `height` past `top`.
+   */
+  onRulesCheck?: (progress: RulesCheckProgress) => void
   /**
    * Worker threads that run the hashing checks and encodings of bulk inserts (`insertMany` batches
    * of 32 blocks or more), one atomic batch still written at a time by the main thread. Default:
@@ -54,8 +61,28 @@ const writeBufferSize = 16 * 1024 * 1024
 // 909 MB, but a page read again cost a quarter more.
 const blockSize = 16 * 1024
 
-/** Opens (creating when missing) the store of `network` in `path`, with its genesis blocks. */
-export async function openStore(options: OpenStoreOptions): Promise<ChainStore> {
+/**
+ * Opens (creating when missing) the store of `network` in `path`, with its genesis blocks. Every
+ * block it takes keeps every rule of the network (`validateHeader` of @weft/block and braiding): a
+ * block comes after its parent and the neighbours it names. A store written before this version
+ * checked every rule is checked at open (`onRulesCheck` tells how far; resumable), or refused with
+ * `STORE_BREAKS_RULES`.
+ */
+export function openStore(options: OpenStoreOptions): Promise<ChainStore> {
+  return open(options, true)
+}
+
+/**
+ * A new store for a snapshot import: its blocks are checked for their hashes and parent links as
+ * they are written (the file holds them chain by chain, neighbours later), and every rule is
+ * checked when it is opened again, before it is ever used (`openStore` checks a store that does not
+ * record its rules).
+ */
+export function openImportStore(options: OpenStoreOptions): Promise<ChainStore> {
+  return open(options, false)
+}
+
+async function open(options: OpenStoreOptions, fullRules: boolean): Promise<ChainStore> {
   const network = getNetwork(options.network)
   const db: ChainDb = new ClassicLevel<Buffer, Buffer>(options.path, {
     keyEncoding: 'buffer',
@@ -76,6 +103,8 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
         [
           { type: 'put', key: metaKey('network'), value: Buffer.from(network.name) },
           { type: 'put', key: metaKey('layout'), value: Buffer.from(layoutVersion) },
+          // An import store records its rules only once checked in full, when opened again.
+          ...(fullRules ? [{ type: 'put' as const, key: metaKey('rules'), value: Buffer.from(RULES_VERSION) }] : []),
         ],
         { sync: options.syncWrites ?? false },
       )
@@ -87,9 +116,19 @@ export async function openStore(options: OpenStoreOptions): Promise<ChainStore> 
     }
     const reads = new BlockReads(db)
     const cutPolicy = options.cutPolicy ?? 'fork-choice'
-    const store = new LevelChainStore(db, network, await readHeads(db, reads), {
+    const heads = await readHeads(db, reads)
+    if (!created) {
+      const rules = (await db.get(metaKey('rules')))?.toString()
+      if (rules === undefined && fullRules) {
+        const top = Math.max(0, ...[...heads.values()].map((head) => head.header.height))
+        await checkStoredRules(db, reads, network, { path: options.path, top, onProgress: options.onRulesCheck })
+      } else if (rules !== undefined && rules !== RULES_VERSION)
+        throw new UnsupportedLayoutError(options.path, `rules ${rules}`, `rules ${RULES_VERSION}`)
+    }
+    const store = new LevelChainStore(db, network, heads, {
       cutPolicy,
-      checkBraiding: options.checkBraiding ?? true,
+      fullRules,
+      clock: options.clock ?? (() => Date.now() * 1000),
       validationThreads: options.validationThreads ?? defaultValidationThreads(),
       syncWrites: options.syncWrites ?? false,
       adopted: cutPolicy === 'adopted' ? await readAdopted(db, reads) : undefined,

@@ -19,7 +19,7 @@ import {
 } from '../src/keys.js'
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
-const network = getNetwork('development')
+const network = getNetwork('test-singleton')
 const rounds = 20
 
 // The writer runs as plain JavaScript transpiled from the current sources: a TypeScript loader
@@ -120,7 +120,7 @@ t.test('after SIGKILL at random moments, every acknowledged block is there, whol
     acknowledged.push(...acks)
     const { blocks, problems, cut } = await scan(path)
     t.same(problems, [], `round ${round}: no half-written block, indexes agree (${blocks} blocks)`)
-    const store = await openStore({ path, network: 'development', checkBraiding: false })
+    const store = await openStore({ path, network: 'test-singleton' })
     try {
       const found = await store.getRefs(acknowledged.map((hash) => Buffer.from(hash, 'base64url')))
       t.equal(

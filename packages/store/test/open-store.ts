@@ -6,10 +6,11 @@ import t from 'tap'
 import { openStore } from '../src/index.js'
 import { blockKey, hashIndexKey, headKey, metaKey } from '../src/keys.js'
 import { adoptedCutKey } from '../src/node-cut.js'
-import { mineBraid, mineLine } from '../src/suite/chain-miner.js'
+import { mineBraid, mineChild, mineLine } from '../src/suite/chain-miner.js'
 import { editFolder, open } from './fixtures/level.js'
 
 const development = getNetwork('development')
+const singleton = getNetwork('test-singleton')
 const text = (hash: Uint8Array): string => Buffer.from(hash).toString('base64url')
 const genesis0 = () => genesisBlock(development, 0).header
 
@@ -30,33 +31,32 @@ t.test('a fresh mainnet01 store starts with the real genesis blocks of the vecto
 
 t.test('the cut survives a reopen', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development', checkBraiding: false })
-  const line = mineLine(development, genesisBlock(development, 4).header, 3)
+  const store = await openStore({ path, network: 'test-singleton' })
+  const line = mineLine(singleton, genesisBlock(singleton, 0).header, 3)
   await store.insertMany(line)
   await store.close()
-  const reopened = await open(t, 'development', path)
-  t.same(reopened.cut().get(4), line[2]!.header)
-  t.same(reopened.cut().get(0), genesis0())
+  const reopened = await open(t, 'test-singleton', path)
+  t.same(reopened.cut().get(0), line[2]!.header)
 })
 
 t.test('a folder keeps its network: opening it as another is NETWORK_MISMATCH', async (t) => {
   const path = t.testdir()
-  await (await openStore({ path, network: 'test-singleton' })).close()
-  await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), {
+  await (await openStore({ path, network: 'development' })).close()
+  await t.rejects(openStore({ path, network: 'test-singleton' }), {
     code: 'NETWORK_MISMATCH',
     name: 'NetworkMismatchError',
-    expected: 'development',
-    found: 'test-singleton',
+    expected: 'test-singleton',
+    found: 'development',
   })
   // The refused open closed the database again, so the right network still opens.
-  const store = await open(t, 'test-singleton', path)
-  t.equal(store.cut().size, 1)
+  const store = await open(t, 'development', path)
+  t.equal(store.cut().size, 20)
 })
 
 t.test('a folder held by another open store is STORE_OPEN_FAILED, for the reason locked', async (t) => {
   const path = t.testdir()
   await open(t, 'development', path)
-  await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), {
+  await t.rejects(openStore({ path, network: 'development' }), {
     code: 'STORE_OPEN_FAILED',
     name: 'StoreOpenError',
     reason: 'locked',
@@ -97,7 +97,7 @@ t.test('a folder LevelDB finds corrupt is STORE_OPEN_FAILED, for the reason corr
 
 t.test('genesis blocks missing from an existing folder are put back on open', async (t) => {
   const path = t.testdir()
-  await (await openStore({ path, network: 'development', checkBraiding: false })).close()
+  await (await openStore({ path, network: 'development' })).close()
   const g = genesisBlock(development, 3).header
   await editFolder(path, (db) =>
     db.batch([
@@ -113,12 +113,12 @@ t.test('genesis blocks missing from an existing folder are put back on open', as
 
 t.test('a best head without its block record makes open fail with CORRUPT_STORE', async (t) => {
   const path = t.testdir()
-  const store = await openStore({ path, network: 'development', checkBraiding: false })
-  const [a] = mineLine(development, genesis0(), 1)
+  const store = await openStore({ path, network: 'test-singleton' })
+  const [a] = mineLine(singleton, genesisBlock(singleton, 0).header, 1)
   await store.insert(a!)
   await store.close()
   await editFolder(path, (db) => db.del(hashIndexKey(a!.header.hash)))
-  await t.rejects(openStore({ path, network: 'development', checkBraiding: false }), { code: 'CORRUPT_STORE', message: /best head/ })
+  await t.rejects(openStore({ path, network: 'test-singleton' }), { code: 'CORRUPT_STORE', message: /best head/ })
 })
 
 t.test('an adopted cut survives a reopen; a new adopted store keeps the genesis cut until it adopts one', async (t) => {
@@ -173,9 +173,12 @@ t.test('an adopted cut record that is cut short or names a missing head makes op
   await forkChoice.close()
 })
 
-t.test('mineBraid refuses to mine a chain whose neighbour it was not given', async (t) => {
+t.test('mineBraid and mineChild refuse to mine a chain whose neighbours they were not given', async (t) => {
   const tips = new Map([[0, genesis0()]])
   t.throws(() => mineBraid(development, tips, 1), /Expected chain 5 to have a block at 0 for chain 0/)
+  // Above genesis a child's neighbours are not the genesis blocks: mineChild wants them given.
+  const [first] = mineBraid(development, new Map(genesisBlocks(development).map((b) => [b.header.chainId, b.header])), 1).blocks
+  t.throws(() => mineChild(development, first!.header), /Expected adjacentParents for a child of chain 0 at 2: mine a braid instead/)
 })
 
 t.test('with syncWrites every write asks LevelDB to flush it before it counts, and reads back the same', async (t) => {
@@ -203,8 +206,8 @@ t.test('with syncWrites every write asks LevelDB to flush it before it counts, a
   })
   const written = async (syncWrites: boolean, path: string): Promise<boolean[]> => {
     syncs.length = 0
-    const store = await openStore({ path, network: 'development', checkBraiding: false, syncWrites, cutPolicy: 'adopted' })
-    t.equal(await store.insertMany(mineLine(development, genesis0(), 300)), 300)
+    const store = await openStore({ path, network: 'test-singleton', syncWrites, cutPolicy: 'adopted' })
+    t.equal(await store.insertMany(mineLine(singleton, genesisBlock(singleton, 0).header, 300)), 300)
     await store.adoptCut(new Map([...store.heads()].map(([chain, head]) => [chain, head.hash])))
     await store.close()
     return [...syncs]
@@ -213,7 +216,7 @@ t.test('with syncWrites every write asks LevelDB to flush it before it counts, a
   t.ok(flushed.length >= 4 && flushed.every(Boolean), `with syncWrites, all ${flushed.length} writes are flushed`)
   const buffered = await written(false, join(folder, 'buffered'))
   t.ok(buffered.length >= 4 && !buffered.some(Boolean), 'without it, none is')
-  const reopened = await openStore({ path: join(folder, 'flushed'), network: 'development', cutPolicy: 'adopted' })
+  const reopened = await openStore({ path: join(folder, 'flushed'), network: 'test-singleton', cutPolicy: 'adopted' })
   t.teardown(() => reopened.close())
   t.equal(reopened.cut().get(0)?.height, 300)
 })

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import { genesisBlocks, getNetwork, type Header } from '@weft/block'
+import { genesisBlocks, getNetwork, type Header, MAX_U256, mineChildHeader } from '@weft/block'
+import { decodeHash } from '@weft/hash-text'
 import t, { type Test } from 'tap'
 import {
   type ChainStore,
@@ -13,6 +14,7 @@ import {
   type StoreSnapshot,
   snapshotFileStream,
 } from '../src/index.js'
+import { openImportStore } from '../src/open-store.js'
 import { makePayload, mineBraid } from '../src/suite/chain-miner.js'
 
 const development = getNetwork('development')
@@ -325,4 +327,26 @@ t.test('a snapshot stream destroyed half way releases its view; a view closes on
   await view.close()
   await view.close()
   t.pass('a view closes once, however often it is asked')
+})
+
+t.test('a snapshot holding a block that breaks a rule (hashes and proof of work intact) is refused with INVALID_SNAPSHOT', async (t) => {
+  // An import store takes the block (it checks hashes and parent links), so it can be snapshotted.
+  const singleton = getNetwork('test-singleton')
+  const source = await openImportStore({ path: join(t.testdir(), 'source'), network: 'test-singleton' })
+  t.teardown(() => source.close())
+  const parent = genesisBlocks(singleton)[0]!.header
+  const payload = makePayload('cheap')
+  const header = mineChildHeader(parent, {
+    creationTime: parent.creationTime + 1,
+    target: MAX_U256,
+    payloadHash: decodeHash(payload.payloadHash),
+  })
+  await source.insert({ header, payload })
+  const file = await bytesOf(snapshotFileStream(source.snapshot()))
+  const path = join(t.testdir(), 'imported')
+  await t.rejects(importSnapshot(once(file), { path }), {
+    code: 'INVALID_SNAPSHOT',
+    message: /a block is refused: .*breaks INVALID_TARGET/,
+  })
+  t.notOk(existsSync(path), 'no store')
 })

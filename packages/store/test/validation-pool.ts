@@ -1,13 +1,13 @@
 import { join } from 'node:path'
-import { type Block, blockToJsonText, genesisBlock, getNetwork, MAX_U256 } from '@weft/block'
+import { type Block, blockToJsonText, genesisBlock, getNetwork, powHash } from '@weft/block'
 import t from 'tap'
 import { encodeBlock, encodeBlockText } from '../src/block-encoding.js'
 import { type ChainStore, openStore } from '../src/index.js'
 import { mineLine } from '../src/suite/chain-miner.js'
 import { ValidationPool } from '../src/validation-pool.js'
 
-const development = getNetwork('development')
-const line = (length: number) => mineLine(development, genesisBlock(development, 0).header, length, { target: MAX_U256 >> 1n })
+const singleton = getNetwork('test-singleton')
+const line = (length: number) => mineLine(singleton, genesisBlock(singleton, 0).header, length)
 const texts = (blocks: ReturnType<typeof line>, profile: 'spec' | 'chainweb' = 'spec'): Buffer[] =>
   blocks.map((block) => Buffer.from(blockToJsonText(block, profile)))
 
@@ -32,11 +32,14 @@ for (const [name, insert] of [
   ['insertManyJson', (store: ChainStore, blocks: Block[]) => store.insertManyJson(texts(blocks))],
 ] as const) {
   t.test(`${name}: a block that fails its hashing checks on a worker is refused with its violations`, async (t) => {
-    const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
+    const store = await openStore({ path: t.testdir(), network: 'test-singleton', validationThreads: 2 })
     t.teardown(() => store.close())
     const blocks = line(120)
     const bad = blocks[70]!
-    blocks[70] = { header: { ...bad.header, nonce: bad.header.nonce + 1n }, payload: bad.payload }
+    // The next nonce that misses the target: the hash and the proof of work both fail.
+    let nonce = bad.header.nonce + 1n
+    while (powHash({ ...bad.header, nonce }) <= bad.header.target) nonce++
+    blocks[70] = { header: { ...bad.header, nonce }, payload: bad.payload }
     await t.rejects(insert(store, blocks), {
       code: 'INVALID_BLOCK',
       violations: [{ code: 'INVALID_BLOCK_HASH' }, { code: 'INVALID_POW' }],
@@ -46,7 +49,7 @@ for (const [name, insert] of [
 }
 
 t.test('with no validation threads, bulk inserts validate on the calling thread', async (t) => {
-  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 0 })
+  const store = await openStore({ path: t.testdir(), network: 'test-singleton', validationThreads: 0 })
   t.teardown(() => store.close())
   t.equal(await store.insertMany(line(300)), 300)
   t.equal(store.heads().get(0)?.height, 300)
@@ -80,8 +83,8 @@ t.test('the pool parses and encodes JSON texts on worker threads exactly as inli
 for (const validationThreads of [2, 0]) {
   t.test(`insertManyJson writes what insertMany writes (${validationThreads} validation threads)`, async (t) => {
     const blocks = line(600)
-    const fromBlocks = await openStore({ path: join(t.testdir(), 'blocks'), network: 'development', checkBraiding: false })
-    const fromTexts = await openStore({ path: join(t.testdir(), 'texts'), network: 'development', checkBraiding: false, validationThreads })
+    const fromBlocks = await openStore({ path: join(t.testdir(), 'blocks'), network: 'test-singleton' })
+    const fromTexts = await openStore({ path: join(t.testdir(), 'texts'), network: 'test-singleton', validationThreads })
     t.teardown(() => Promise.all([fromBlocks.close(), fromTexts.close()]))
     t.equal(await fromBlocks.insertMany(blocks), 600)
     // Either profile's text: the first half as the spec profile writes it, the rest as chainweb does.
@@ -95,7 +98,7 @@ for (const validationThreads of [2, 0]) {
 }
 
 t.test('calls made one after another are written in call order, each validated ahead of its turn', async (t) => {
-  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
+  const store = await openStore({ path: t.testdir(), network: 'test-singleton', validationThreads: 2 })
   t.teardown(() => store.close())
   const blocks = line(2000)
   const heights: number[] = []
@@ -113,7 +116,7 @@ t.test('calls made one after another are written in call order, each validated a
 })
 
 t.test('insertManyJson stops at a text that is not a block, after writing the ones before it', async (t) => {
-  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false, validationThreads: 2 })
+  const store = await openStore({ path: t.testdir(), network: 'test-singleton', validationThreads: 2 })
   t.teardown(() => store.close())
   const lines = texts(line(400))
   lines[300] = Buffer.from('{"header":{"height":1},"payloadWithOutputs":{}}')

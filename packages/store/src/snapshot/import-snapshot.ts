@@ -5,8 +5,15 @@ import { InvalidEncodingError } from '@weft/block'
 import { decodeHash } from '@weft/hash-text'
 import type { NetworkName } from '@weft/types'
 import type { ChainStore } from '../chain-store.js'
-import { InvalidBlockError, InvalidCutError, InvalidSnapshotError, MissingParentError, SnapshotTargetError } from '../errors.js'
-import { openStore } from '../open-store.js'
+import {
+  BrokenRulesError,
+  InvalidBlockError,
+  InvalidCutError,
+  InvalidSnapshotError,
+  MissingParentError,
+  SnapshotTargetError,
+} from '../errors.js'
+import { openImportStore, openStore } from '../open-store.js'
 import { readSnapshotFile } from './snapshot-file.js'
 
 /** Options of `importSnapshot`. */
@@ -103,8 +110,8 @@ export async function importSnapshot(input: AsyncIterable<Buffer | string>, opti
           network: header.network,
           cut: new Map(Object.entries(header.cut).map(([chain, hash]) => [Number(chain), decodeHash(hash)])),
         }
-        // The source store checked braiding when it took the blocks; chain by chain, neighbours may come later here.
-        store = await openStore({ path: work, network: header.network, cutPolicy: 'adopted', checkBraiding: false })
+        // Chain by chain, neighbours may come later here: every rule is checked when the store is opened again below.
+        store = await openImportStore({ path: work, network: header.network, cutPolicy: 'adopted' })
       } else if (part.kind === 'block') {
         batch.push(part.json)
         if (batch.length >= batchSize) await flush()
@@ -121,6 +128,15 @@ export async function importSnapshot(input: AsyncIterable<Buffer | string>, opti
       throw new InvalidSnapshotError(`its cut cannot be adopted: ${error.message}`, { cause: error })
     })
     await store!.close()
+    store = undefined
+    // Opened again, the store checks every block by every rule (the import checked hashes and parent links).
+    store = await openStore({ path: work, network, cutPolicy: 'adopted' }).catch((error: unknown) => {
+      // Any other failure (the disk's) is the store's own.
+      /* c8 ignore next */
+      if (!(error instanceof BrokenRulesError)) throw error
+      throw new InvalidSnapshotError(`a block is refused: ${error.message}`, { cause: error })
+    })
+    await store.close()
     store = undefined
     options.signal?.throwIfAborted()
     moveUp(work, path)

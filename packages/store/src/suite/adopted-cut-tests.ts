@@ -5,7 +5,7 @@ import { mineBraid } from './chain-miner.js'
 import { type ChainStoreFactory, recordEvents, rejection, type SuiteStoreOptions, text, withStore } from './context.js'
 
 const development = getNetwork('development')
-const adopted: SuiteStoreOptions = { cutPolicy: 'adopted', checkBraiding: true }
+const adopted: SuiteStoreOptions = { cutPolicy: 'adopted' }
 const genesisTips = (): Map<number, Header> => new Map(genesisBlocks(development).map((block) => [block.header.chainId, block.header]))
 const hashesOf = (tips: ReadonlyMap<number, Header>): Map<number, Buffer> => new Map([...tips].map(([chain, tip]) => [chain, tip.hash]))
 

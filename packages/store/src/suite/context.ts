@@ -2,24 +2,28 @@ import assert from 'node:assert/strict'
 import type { NetworkName } from '@weft/types'
 import type { ChainStore, CutPolicy, StoreEvent } from '../chain-store.js'
 
-/** How the suite asks for a store: its cut policy and whether it checks braiding (see `openStore`). */
+/**
+ * How the suite asks for a store: its cut policy, and whether it takes blocks as a snapshot import
+ * does (`importing`: hashes and parent links checked, every other rule left to the check that
+ * follows before the store is used; the HeaderSource tests store a tree no braid holds). Without it,
+ * every rule is checked.
+ */
 export interface SuiteStoreOptions {
   readonly cutPolicy: CutPolicy
-  readonly checkBraiding: boolean
+  readonly importing?: boolean
 }
 
 /** Opens a fresh, empty store of `network` (its genesis blocks only) with `options`; the suite closes it. */
 export type ChainStoreFactory = (network: NetworkName, options: SuiteStoreOptions) => Promise<ChainStore>
 
-// Most contract tests mine lines on one chain whose adjacents name made-up neighbours: their stores
-// do not check braiding (braiding-tests.ts does).
-const lineStore: SuiteStoreOptions = { cutPolicy: 'fork-choice', checkBraiding: false }
+// Most contract tests mine lines on one chain: test-singleton's, the one network where a line is a valid braid.
+const lineStore: SuiteStoreOptions = { cutPolicy: 'fork-choice' }
 
 /** Opens a fresh store, runs `body`, and closes the store whatever happened (closing twice is allowed). */
 export async function withStore(
   open: ChainStoreFactory,
   body: (store: ChainStore) => Promise<void>,
-  network: NetworkName = 'development',
+  network: NetworkName = 'test-singleton',
   options: SuiteStoreOptions = lineStore,
 ) {
   const store = await open(network, options)

@@ -5,8 +5,8 @@ import type { StoreEvent } from '../chain-store.js'
 import { mineChild, mineLine } from './chain-miner.js'
 import { type ChainStoreFactory, collect, recordEvents, withStore } from './context.js'
 
-const development = getNetwork('development')
-const genesis0 = () => genesisBlock(development, 0).header
+const singleton = getNetwork('test-singleton')
+const genesis0 = () => genesisBlock(singleton, 0).header
 
 /** Listeners, the order of concurrent writes, and closing. */
 export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
@@ -21,7 +21,7 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
         })
         const heard: string[] = []
         store.subscribe((e) => heard.push(e.type))
-        assert.deepEqual(await store.insert(mineChild(development, genesis0())), { inserted: true })
+        assert.deepEqual(await store.insert(mineChild(singleton, genesis0())), { inserted: true })
         assert.deepEqual(heard, ['inserted', 'cut'])
         await new Promise((resolve) => setImmediate(resolve))
         const warning = warnings[0] as Error & { code?: string }
@@ -39,7 +39,7 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
       const listener = (e: StoreEvent) => heard.push(e.type)
       const first = store.subscribe(listener)
       const second = store.subscribe(listener)
-      const [a, b] = mineLine(development, genesis0(), 2)
+      const [a, b] = mineLine(singleton, genesis0(), 2)
       await store.insert(a!)
       assert.equal(heard.length, 4)
       first()
@@ -47,13 +47,13 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
       assert.equal(heard.length, 6)
       second()
       second()
-      await store.insert(mineChild(development, b!.header))
+      await store.insert(mineChild(singleton, b!.header))
       assert.equal(heard.length, 6)
     }))
 
   test('concurrent inserts are serialised and all succeed in call order', () =>
     withStore(open, async (store) => {
-      const line = mineLine(development, genesis0(), 30)
+      const line = mineLine(singleton, genesis0(), 30)
       const events = recordEvents(store)
       const results = await Promise.all(line.map((block) => store.insert(block)))
       assert.ok(results.every((r) => r.inserted))
@@ -65,7 +65,7 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
 
   test('concurrent inserts are written together, and a refused block refuses only its own caller', () =>
     withStore(open, async (store) => {
-      const line = mineLine(development, genesis0(), 3)
+      const line = mineLine(singleton, genesis0(), 3)
       const bad: Block = { header: { ...line[1]!.header, weight: line[1]!.header.weight + 1n }, payload: line[1]!.payload }
       const events = recordEvents(store)
       const results = await Promise.allSettled([
@@ -94,15 +94,15 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
 
   test('an insert called after an insertMany that is still queued is written after it', () =>
     withStore(open, async (store) => {
-      const line = mineLine(development, genesis0(), 4)
+      const line = mineLine(singleton, genesis0(), 4)
       const results = await Promise.all([store.insert(line[0]!), store.insertMany([line[1]!, line[2]!]), store.insert(line[3]!)])
       assert.deepEqual(results, [{ inserted: true }, 2, { inserted: true }])
       assert.equal(store.cut().get(0)?.height, 4)
     }))
 
   test('close waits for queued inserts, and every later call throws STORE_CLOSED', async () => {
-    const store = await open('development', { cutPolicy: 'fork-choice', checkBraiding: false })
-    const line = mineLine(development, genesis0(), 3)
+    const store = await open('test-singleton', { cutPolicy: 'fork-choice' })
+    const line = mineLine(singleton, genesis0(), 3)
     const pending = store.insertMany(line)
     await store.close()
     assert.equal(await pending, 3)

@@ -7,17 +7,17 @@ import { makePayload, mineChild, mineLine } from './chain-miner.js'
 import { type ChainStoreFactory, collect, text, withStore } from './context.js'
 
 const development = getNetwork('development')
-const genesis0 = () => genesisBlock(development, 0).header
+const singleton = getNetwork('test-singleton')
+const genesis0 = () => genesisBlock(singleton, 0).header
 
 /** Ordered ranges with orphans and cursors, full-block pages, refs, ancestors and branch walks. */
 export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
   test('range is ascending by height then raw hash, orphans included, within min and max height', () =>
     withStore(open, async (store) => {
       const g = genesis0()
-      const main = mineLine(development, g, 4)
-      const fork = mineLine(development, g, 3, { payload: makePayload('fork') })
+      const main = mineLine(singleton, g, 4)
+      const fork = mineLine(singleton, g, 3, { payload: makePayload('fork') })
       await store.insertMany([...main, ...fork])
-      await store.insertMany(mineLine(development, genesisBlock(development, 1).header, 2))
       const all = await collect(store.range({ chain: 0 }))
       const expected = [g, ...main.map((b) => b.header), ...fork.map((b) => b.header)].sort(
         (a, b) => a.height - b.height || Buffer.compare(a.hash, b.hash),
@@ -46,7 +46,7 @@ export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
 
   test('range starts at or just after a stored block, still bounded by min and max height', () =>
     withStore(open, async (store) => {
-      const line = mineLine(development, genesis0(), 6)
+      const line = mineLine(singleton, genesis0(), 6)
       await store.insertMany(line)
       const heightsFrom = async (query: Parameters<ChainStore['range']>[0]) =>
         (await collect(store.range(query))).map((item) => item.height)
@@ -66,13 +66,23 @@ export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
         name: 'CursorNotFoundError',
         hash: unknown,
       })
-      const otherChain = genesisBlock(development, 1).header.hash
-      await assert.rejects(collect(store.range({ chain: 0, start: { hash: otherChain, inclusive: false } })), { code: 'CURSOR_NOT_FOUND' })
     }))
 
+  test('a range start on another chain is CURSOR_NOT_FOUND', () =>
+    withStore(
+      open,
+      async (store) => {
+        const otherChain = genesisBlock(development, 1).header.hash
+        await assert.rejects(collect(store.range({ chain: 0, start: { hash: otherChain, inclusive: false } })), {
+          code: 'CURSOR_NOT_FOUND',
+        })
+      },
+      'development',
+    ))
+
   test('leaving a range early releases it, so the store still closes', async () => {
-    const store = await open('development', { cutPolicy: 'fork-choice', checkBraiding: false })
-    await store.insertMany(mineLine(development, genesis0(), 10))
+    const store = await open('test-singleton', { cutPolicy: 'fork-choice' })
+    await store.insertMany(mineLine(singleton, genesis0(), 10))
     const heights: number[] = []
     for await (const item of store.range({ chain: 0 })) {
       heights.push(item.height)
@@ -84,7 +94,7 @@ export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
 
   test('readRangeBlocks turns a page of range items into the stored full-block JSON', () =>
     withStore(open, async (store) => {
-      const line = mineLine(development, genesis0(), 4, { payload: makePayload('page', 2) })
+      const line = mineLine(singleton, genesis0(), 4, { payload: makePayload('page', 2) })
       await store.insertMany(line)
       const items = await collect(store.range({ chain: 0, minheight: 1 }))
       const blocks = await store.readRangeBlocks(items)
@@ -96,22 +106,26 @@ export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
     }))
 
   test('getRefs answers hash, parent, height and chain in request order', () =>
-    withStore(open, async (store) => {
-      const [a] = mineLine(development, genesis0(), 1)
-      await store.insert(a!)
-      const g = genesisBlock(development, 7).header
-      const refs = await store.getRefs([a!.header.hash, Buffer.alloc(32), g.hash])
-      assert.deepEqual(refs, [
-        { hash: a!.header.hash, parent: a!.header.parent, height: 1, chainId: 0 },
-        undefined,
-        { hash: g.hash, parent: g.parent, height: 0, chainId: 7 },
-      ])
-    }))
+    withStore(
+      open,
+      async (store) => {
+        const a = mineChild(development, genesisBlock(development, 0).header)
+        await store.insert(a)
+        const g = genesisBlock(development, 7).header
+        const refs = await store.getRefs([a.header.hash, Buffer.alloc(32), g.hash])
+        assert.deepEqual(refs, [
+          { hash: a.header.hash, parent: a.header.parent, height: 1, chainId: 0 },
+          undefined,
+          { hash: g.hash, parent: g.parent, height: 0, chainId: 7 },
+        ])
+      },
+      'development',
+    ))
 
   test('the traversal library walks a branch through the store', () =>
     withStore(open, async (store) => {
-      const main = mineLine(development, genesis0(), 5)
-      const fork = mineLine(development, main[1]!.header, 2, { payload: makePayload('side') })
+      const main = mineLine(singleton, genesis0(), 5)
+      const fork = mineLine(singleton, main[1]!.header, 2, { payload: makePayload('side') })
       await store.insertMany([...main, ...fork])
       const walked = await collect(branch(store, { chain: 0, upper: [fork[1]!.header.hash], lower: [main[0]!.header.hash] }))
       assert.deepEqual(
@@ -127,8 +141,10 @@ export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
   test('ancestorAt finds the ancestor-or-self at any depth, past orphans at every height, as a walk by getRefs does', () =>
     withStore(open, async (store) => {
       // A line of 1,500 blocks with an orphan beside each, so that every height holds two candidates.
-      const line = mineLine(development, genesis0(), 1500)
-      const orphans = line.slice(0, -1).map((block, index) => mineChild(development, block.header, { nonce: BigInt(index + 1) }))
+      const line = mineLine(singleton, genesis0(), 1500)
+      const orphans = line
+        .slice(0, -1)
+        .map((block, index) => mineChild(singleton, block.header, { payload: makePayload(`orphan-${index}`) }))
       await store.insertMany(line.flatMap((block, index) => (index === 0 ? [block] : [orphans[index - 1]!, block])))
       const tip = line.at(-1)!.header
       const byRefs = { getRefs: (hashes: readonly Uint8Array[]) => store.getRefs(hashes) }
