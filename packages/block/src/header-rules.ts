@@ -135,10 +135,24 @@ export function checkWebStep(b: Header, p: Header, adjacents: ReadonlyMap<number
 /**
  * Weft's braiding rule, the one the real node's cut enforces (its `prop_block_braiding` holds for
  * every header): each adjacent parent is a block at the height below the block's, so that a block
- * comes after the neighbours it names. `adjacents` by the chain `b` names them on.
+ * comes after the neighbours it names; and with the parent `p`, the parent and each adjacent
+ * parent are braided as a pair of a cut is (`isBraidingOfCutPair`): where each names the other's
+ * chain, each names the other's parent. `adjacents` by the chain `b` names them on.
  */
-export function checkBraiding(b: Header, adjacents: ReadonlyMap<number, Header>, report: Report): void {
-  for (const [chain, a] of adjacents)
-    if (a.height !== b.height - 1)
+export function checkBraiding(b: Header, adjacents: ReadonlyMap<number, Header>, report: Report, p?: Header): void {
+  for (const [chain, a] of adjacents) {
+    if (a.height !== b.height - 1) {
       report('INVALID_BRAIDING', `Expected the adjacent parent on chain ${chain} at height ${b.height - 1}, received one at ${a.height}`)
+      continue
+    }
+    if (p === undefined) continue
+    // At a graph transition one of the two may not name the other's chain yet: then neither is judged.
+    const named = a.adjacents.find(([c]) => c === p.chainId)?.[1]
+    const back = p.adjacents.find(([c]) => c === chain)?.[1]
+    if (named !== undefined && back !== undefined && (!named.equals(p.parent) || !back.equals(a.parent)))
+      report(
+        'INVALID_BRAIDING',
+        `Expected the parent and the adjacent parent on chain ${chain} to name each other's parents, as a braided cut's blocks do`,
+      )
+  }
 }

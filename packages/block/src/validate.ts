@@ -162,10 +162,12 @@ export function validateBlock(block: Block, context: ValidationContext): BlockVa
 
 /**
  * The braiding rule Weft's store adds to `validateHeader` (INVALID_BRAIDING), the one the real
- * node's cut enforces: each adjacent parent is a block at the height below the header's. Adjacent
+ * node's cut enforces: each adjacent parent is a block at the height below the header's; and, with
+ * the `parent` (the block the header names), the parent and each adjacent parent name each other's
+ * parents where each names the other's chain (the adjacents agree with each other). Adjacent
  * parents not given are not judged here.
  */
-export function braidingViolations(header: Header, adjacentParents: AdjacentParents): BlockValidationError[] {
+export function braidingViolations(header: Header, adjacentParents: AdjacentParents, parent?: Header): BlockValidationError[] {
   const named = new Map<number, Header>()
   const headers = headersOf(adjacentParents)
   for (const [chain, hash] of header.adjacents) {
@@ -173,6 +175,6 @@ export function braidingViolations(header: Header, adjacentParents: AdjacentPare
     if (found !== undefined) named.set(chain, found)
   }
   const violations = new Violations()
-  checkBraiding(header, named, violations.report)
+  checkBraiding(header, named, violations.report, parent?.hash.equals(header.parent) ? parent : undefined)
   return violations.found
 }

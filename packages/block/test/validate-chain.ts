@@ -14,6 +14,7 @@ import {
   genesisParentHash,
   getNetwork,
   type Header,
+  mineChildHeader,
   networkOpening,
   validateBlock,
   validateHeader,
@@ -50,16 +51,15 @@ t.test("recap-development's opening braids through the graph transition at 60 as
       h,
     ]),
   )
-  const found = opening.flatMap(({ header }) =>
-    codes(
-      validateHeader(header, {
-        network: recap,
-        parent: known.get(header.parent.toString('hex')),
-        adjacentParents: header.adjacents.map(([, hash]) => known.get(hash.toString('hex'))!),
-      }),
-    ),
-  )
-  t.same(found, [])
+  const found = opening.flatMap(({ header }) => {
+    const parent = known.get(header.parent.toString('hex'))
+    const adjacentParents = header.adjacents.map(([, hash]) => known.get(hash.toString('hex'))!)
+    return codes([
+      ...validateHeader(header, { network: recap, parent, adjacentParents }),
+      ...braidingViolations(header, adjacentParents, parent),
+    ])
+  })
+  t.same(found, [], 'every rule, braiding with the parent too, across the transition')
   const at = (chain: number, height: number) => opening.find((b) => b.header.chainId === chain && b.header.height === height)!.header
   t.same(
     at(0, 60).adjacents.map(([c]) => c),
@@ -87,10 +87,40 @@ t.test("recap-development's opening braids through the graph transition at 60 as
 
 t.test('braiding (the store rule) wants every adjacent parent one height below the block', async (t) => {
   t.same(codes(braidingViolations(block.header, context.adjacentParents)), [])
+  t.same(codes(braidingViolations(block.header, context.adjacentParents, context.parent)), [])
   const early = context.adjacentParents.map((a, i) => (i === 1 ? braid.at(a.chainId, 1) : a))
   const named = { ...block.header, adjacents: block.header.adjacents.map(([c], i) => [c, early[i]!.hash] as const) }
   t.same(codes(braidingViolations(named, early)), ['INVALID_BRAIDING'])
   t.same(codes(braidingViolations(named, [])), [], 'adjacent parents not given are not judged')
+})
+
+t.test('with the parent, braiding wants the parent and each adjacent parent to name each other parents', async (t) => {
+  // Chain 4's neighbour at 2 mined again on a sibling of chain 4's block at 1: it names another
+  // block at 1 than the parent of chain 4's block at 2.
+  const [neighbour] = block.header.adjacents[0]!
+  const parent = context.parent
+  const sibling = mineChildHeader(braid.at(4, 0), {
+    creationTime: braid.at(4, 1).creationTime,
+    adjacentParents: braid.at(4, 1).adjacents.map(([c]) => braid.at(c, 0)),
+    payloadHash: braid.at(4, 1).payloadHash,
+    nonce: 1n << 40n,
+  })
+  const across = braid.at(neighbour, 2)
+  const astray = mineChildHeader(braid.at(neighbour, 1), {
+    creationTime: across.creationTime,
+    adjacentParents: across.adjacents.map(([c]) => (c === 4 ? sibling : braid.at(c, 1))),
+    payloadHash: across.payloadHash,
+  })
+  const adjacentParents = context.adjacentParents.map((a) => (a.chainId === neighbour ? astray : a))
+  const header = mineChildHeader(parent, {
+    creationTime: block.header.creationTime,
+    adjacentParents,
+    payloadHash: block.header.payloadHash,
+  })
+  t.same(codes(validateHeader(header, { network: development, parent, adjacentParents })), [], 'every rule of validateHeader holds')
+  t.same(codes(braidingViolations(header, adjacentParents)), [], 'heights alone do not tell')
+  t.same(codes(braidingViolations(header, adjacentParents, parent)), ['INVALID_BRAIDING'])
+  t.same(codes(braidingViolations(header, adjacentParents, braid.at(9, 2))), [], 'a block that is not the parent is not judged')
 })
 
 t.test('a malformed header or payload in memory is reported, not thrown', async (t) => {
