@@ -18,6 +18,8 @@ export interface IngestContext {
   readonly signal: AbortSignal
   /** Blocks refused by the store as invalid so far. */
   rejected: number
+  /** Of those, how many broke each rule, by violation code (a block that broke two counts under both). */
+  readonly refusals: Map<string, number>
 }
 
 /** The parts of a running ingest, made from its settings; `signal` stops them. */
@@ -45,5 +47,6 @@ export function createContext(settings: IngestSettings, signal: AbortSignal): In
     limiter: new RequestLimiter(settings.concurrency),
     signal,
     rejected: 0,
+    refusals: new Map(),
   }
 }

@@ -123,6 +123,7 @@ class IngestRunner implements Ingest {
       retries: pool.retries,
       failovers: pool.failovers,
       rejected: this.#ctx.rejected,
+      refusals: new Map(this.#ctx.refusals),
     }
   }
 

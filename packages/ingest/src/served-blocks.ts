@@ -14,6 +14,11 @@ export function parentFirst(blocks: readonly ServedBlock[]): ServedBlock[] {
   return [...blocks].sort((a, b) => a.block.header.height - b.block.header.height || a.block.header.chainId - b.block.header.chainId)
 }
 
+// The failures the real node calls ephemeral that the store reports as a violation: the block may
+// be valid later (here: once this node's clock passes its creation time), so its upstream is not
+// at fault. (A missing parent or adjacent parent is the store's own wait, not a violation.)
+const ephemeral: ReadonlySet<string> = new Set(['BLOCK_IN_THE_FUTURE'])
+
 /** The headers of the blocks a call wrote (those new to the store), in the order written. */
 export type Written = readonly Header[]
 
@@ -27,7 +32,9 @@ export interface InsertOutcome {
  * Inserts `blocks` parent first with `insertMany`, which validates each one and writes them in
  * batches: on a refused block the ones before it are written. A block refused for a missing parent
  * or neighbour is answered (`missing`) with what was written; any other refusal is thrown. A block
- * that fails validation demotes the upstream that served it.
+ * that fails validation is counted by the codes of the rules it breaks and logged with them; the
+ * upstream that served it is demoted, unless every rule it breaks may hold later (a block created
+ * after this node's clock: tried again when the round is).
  */
 export async function insertServed(ctx: IngestContext, blocks: readonly ServedBlock[]): Promise<InsertOutcome> {
   const sorted = parentFirst(blocks)
@@ -42,13 +49,34 @@ export async function insertServed(ctx: IngestContext, blocks: readonly ServedBl
     return { written }
   } catch (error) {
     if (error instanceof MissingParentError || error instanceof MissingAdjacentError) return { written, missing: error }
-    if (error instanceof InvalidBlockError) {
-      ctx.rejected += 1
-      const from = sorted.find((served) => served.block.header.hash.equals(error.hash))?.from
-      if (from !== undefined) ctx.pool.demote(from, error)
-    }
+    if (error instanceof InvalidBlockError)
+      refused(
+        ctx,
+        error,
+        sorted.find((served) => served.block.header.hash.equals(error.hash)),
+      )
     throw error
   } finally {
     stop()
   }
+}
+
+function refused(ctx: IngestContext, error: InvalidBlockError, served: ServedBlock | undefined): void {
+  const codes = [...new Set(error.violations.map((violation) => violation.code))]
+  ctx.rejected += 1
+  for (const code of codes) ctx.refusals.set(code, (ctx.refusals.get(code) ?? 0) + 1)
+  const header = served?.block.header
+  const fields = {
+    upstream: served?.from.url,
+    block: error.hash.toString('base64url'),
+    chain: header?.chainId,
+    height: header?.height,
+    codes,
+  }
+  if (codes.every((code) => ephemeral.has(code))) {
+    ctx.settings.logger.warn({ ...fields, reason: error.message }, "block refused for now: created after this node's clock (is it right?)")
+    return
+  }
+  ctx.settings.logger.error({ ...fields, reason: error.message }, 'block refused')
+  if (served !== undefined) ctx.pool.demote(served.from, error)
 }

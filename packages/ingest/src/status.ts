@@ -24,6 +24,8 @@ export interface IngestStatus {
   readonly failovers: number
   /** Blocks the store refused as invalid. */
   readonly rejected: number
+  /** Blocks the store refused, by the code of each rule they broke (`INVALID_TARGET`, ...; a block that broke two counts under both). */
+  readonly refusals: ReadonlyMap<string, number>
 }
 
 /** What readiness is judged on. */

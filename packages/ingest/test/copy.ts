@@ -1,8 +1,9 @@
+import { openStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { createIngest } from '../src/index.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick, stillRunningAfter } from './fixtures/ingests.js'
-import { cutOf, eventually, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
+import { cutOf, eventually, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
 
 t.test('a page whose cursor the upstream does not know (after a failover) is read again from its window start', async (t) => {
   const source = await filledStore(t, 300, { seed: 'cursor' })
@@ -48,6 +49,41 @@ t.test('an invalid block demotes its upstream and the round is tried again after
   upstream.rewrite = undefined
   t.ok(await eventually(() => JSON.stringify(cutOf(store)) === JSON.stringify(cutOf(source))), 'caught up once the upstream mended')
   t.ok(ingest.status().rejected >= 1)
+  t.ok((ingest.status().refusals.get('INVALID_BLOCK_HASH') ?? 0) >= 1, 'counted by the code of the rule it broke')
+  t.match(
+    lines.find((line) => line.message === 'block refused'),
+    { level: 'error', fields: { upstream: upstream.url, codes: ['INVALID_BLOCK_HASH'], chain: Number, height: Number, block: String } },
+  )
+})
+
+t.test("a block created after this node's clock is refused for now, its upstream kept, and taken once the clock passes it", async (t) => {
+  const source = await filledStore(t, 200, { seed: 'future' })
+  const upstream = await serveContract(t, source)
+  const genesisTime = source.network.genesisTime
+  // The store's clock stands at the devnet's height 3 (creation times: a block delay per height).
+  let now = genesisTime + 5 * source.network.blockDelay * 1_000_000
+  const store = await openStore({ path: freshFolder(t), network: 'development', cutPolicy: 'adopted', clock: () => now })
+  t.teardown(() => store.close())
+  const { logger, lines } = collectingLogger()
+  const ingest = createIngest({ ...quick, store, upstreams: [upstream.url], logger })
+  t.teardown(() => ingest.stop())
+  await ingest.start()
+  t.ok(await eventually(() => lines.some((line) => line.message.startsWith('block refused for now'))), 'refused for now')
+  t.match(
+    lines.find((line) => line.message.startsWith('block refused for now')),
+    {
+      level: 'warn',
+      fields: { upstream: upstream.url, codes: ['BLOCK_IN_THE_FUTURE'] },
+    },
+  )
+  t.notOk(
+    lines.some((line) => line.message === 'block refused'),
+    'not held against the upstream',
+  )
+  t.not(ingest.status().upstreams[0]?.state, 'demoted')
+  t.ok((ingest.status().refusals.get('BLOCK_IN_THE_FUTURE') ?? 0) >= 1)
+  now = Number.MAX_SAFE_INTEGER
+  t.ok(await eventually(() => JSON.stringify(cutOf(store)) === JSON.stringify(cutOf(source))), 'caught up once the clock passed them')
 })
 
 // A cursor in the query of a GET block page.

@@ -225,6 +225,7 @@ t.test('with failFast an invalid block ends ingest with its typed error, and not
   await t.rejects(ingest.done, { code: 'INVALID_BLOCK' })
   t.equal(ingest.status().phase, 'failed')
   t.equal(ingest.status().rejected, 1)
+  t.same(ingest.status().refusals, new Map([['INVALID_BLOCK_HASH', 1]]))
   t.equal(await store.getHeader(victim.hash), undefined)
   t.ok(
     lines.some((line) => line.level === 'error' && line.fields.code === 'INVALID_BLOCK'),

@@ -1,6 +1,7 @@
-import { mineHeader } from '@weft/block'
+import { genesisBlock, mineChildHeader } from '@weft/block'
+import { decodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
-import { mineLine } from '@weft/store/suite'
+import { makePayload } from '@weft/store/suite'
 import t from 'tap'
 import { HttpClient } from '../src/http-client.js'
 import { UpstreamApi } from '../src/upstream-api.js'
@@ -70,12 +71,19 @@ t.test('a query that matches nothing is an empty page in both profiles; schema c
 })
 
 t.test('featureFlags above 2^53 come through exactly', async (t) => {
-  const source = await openStore({ path: freshFolder(t), network: 'test-singleton' })
+  // mainnet01's first 530,500 blocks carry any feature flags (the real node checks none there).
+  const source = await openStore({ path: freshFolder(t), network: 'mainnet01' })
   t.teardown(() => source.close())
-  const [child] = mineLine(source.network, source.cut().get(0)!, 1)
+  const parent = source.cut().get(0)!
+  const payload = makePayload('flags')
   const flags = (1n << 60n) + 3n
-  const header = mineHeader({ ...child!.header, featureFlags: flags })
-  await source.insert({ header, payload: child!.payload })
+  const header = mineChildHeader(parent, {
+    creationTime: parent.creationTime + 30_000_000,
+    adjacentParents: parent.adjacents.map(([chain]) => genesisBlock(source.network, chain).header),
+    payloadHash: decodeHash(payload.payloadHash),
+    featureFlags: flags,
+  })
+  await source.insert({ header, payload })
   const upstream = await serveContract(t, source)
   const http = new HttpClient({ timeoutMs: 1000, maxSockets: 2 })
   t.teardown(() => http.close())
