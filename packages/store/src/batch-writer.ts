@@ -13,8 +13,7 @@ import type { RecentHeaders } from './recent-headers.js'
 import type { ValidationPool } from './validation-pool.js'
 import { WriteQueue } from './write-queue.js'
 
-// What became of one block of a batch: true when written, false when it was stored already.
-type Outcome = boolean | Error
+type Outcome = boolean | Error // what became of one block of a batch: true when written, false when it was stored already
 
 /** A validated batch, ready to write: see `BatchWriter.#prepare`. */
 interface PreparedBatch {
@@ -53,10 +52,8 @@ export interface BatchWriterParts {
   readonly heads: ChainHeads
   readonly cut: NodeCut
   readonly feed: ChangeFeed
-  /** Whether every rule is checked (false: a snapshot import, whose blocks are checked in full before use). */
-  readonly fullRules: boolean
-  /** The clock that judges creation times, microseconds since the POSIX epoch. */
-  readonly clock: () => number
+  /** How a batch's blocks are judged, asked once a batch: every rule by the clock of that moment, or (an import) hashes and parent links. */
+  readonly judge: () => Judgement
   /** Where the hashing checks and encodings of a batch run. */
   readonly pool: ValidationPool
   /** Whether each batch is flushed to the disk (fsync) before it counts as written. */
@@ -247,7 +244,8 @@ export class BatchWriter {
     stopAtFailure: boolean,
     previous: PreparedBatch | undefined,
   ): Promise<PreparedBatch> {
-    const { db, network, reads, recent, fullRules } = this.#parts
+    const { db, network, reads, recent, judge } = this.#parts
+    const judgement = judge()
     const inFlight: ReadonlyMap<string, JoinedBlock> = previous?.staged ?? new Map()
     // Blocks among the recent or in-flight headers are stored; only the others are looked up, in
     // one read. Each hash's map key is computed once: it is looked up often.
@@ -259,8 +257,7 @@ export class BatchWriter {
     // Parents and adjacents among this call's new blocks are staged below; every other one is read up front.
     const newHashes = new Set(keys.filter((_, index) => !stored[index]))
     const remembered: KnownBlocks = (key) => inFlight.get(key) ?? recent.get(key)
-    const named = await readNamedBlocks(reads, headers, newHashes, remembered, fullRules)
-    const judgement: Judgement = fullRules ? { full: true, now: this.#parts.clock() } : { full: false }
+    const named = await readNamedBlocks(reads, headers, newHashes, remembered, judgement.full)
 
     const staged = new Map<string, JoinedBlock>()
     const known: KnownBlocks = (key) => staged.get(key) ?? remembered(key) ?? named.parents.get(key)

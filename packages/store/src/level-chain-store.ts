@@ -67,8 +67,7 @@ export class LevelChainStore implements ChainStore {
       heads: this.#heads,
       cut: this.#cut,
       feed: this.#feed,
-      fullRules: options.fullRules,
-      clock: options.clock,
+      judge: options.fullRules ? () => ({ full: true, now: options.clock() }) : () => ({ full: false }),
       pool: this.#pool,
       syncWrites: options.syncWrites,
     })
