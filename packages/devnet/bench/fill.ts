@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { genesisBlock, getNetwork, type Header } from '@weft/block'
-import { BraidMiner, createRandom, type FillSummary, fill, simulatedClock } from '@weft/devnet'
+import { BraidMiner, createRandom, type FillSummary, fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 5000)
@@ -34,7 +34,7 @@ function mineOnly(seed: string): number {
   const network = getNetwork('development')
   const windows = new Map<number, Header[]>([...network.graphs[0]!.graph.keys()].map((c) => [c, [genesisBlock(network, c).header]]))
   const random = createRandom(seed)
-  const miner = new BraidMiner(network, windows, { random, forkRate: FORK_RATE, clock: simulatedClock(random, network.genesisTime, 1.5e6) })
+  const miner = new BraidMiner(network, windows, { random, forkRate: FORK_RATE })
   let mined = 0
   while (mined < BLOCKS) mined += miner.mine(random.pick(miner.ready()), BLOCKS - mined >= 2).length
   return mined

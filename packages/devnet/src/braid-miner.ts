@@ -1,23 +1,17 @@
-import { type Block, blockAdjacentChains, type Header, type Network } from '@weft/block'
+import { type Block, blockAdjacentChains, cutChains, type Header, isLastInEpoch, type Network } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import { Braid, type BraidTransition } from './braid.js'
-import { checkMinable, childFeatureFlags, childTarget } from './chain-rules.js'
+import { checkMinable, childCreationTime, childFeatureFlags, openingBlock } from './chain-rules.js'
 import { ChainNotReadyError } from './errors.js'
 import { mineBlock } from './mine.js'
 import { type AccountPool, createAccountPool, syntheticPayload } from './payload.js'
 import type { Random } from './random.js'
-
-/** Gives the creation time of the next block: strictly after `floor` (µs). */
-export interface CreationClock {
-  next(floor: number): number
-}
 
 /** How a BraidMiner mines. */
 export interface BraidMinerOptions {
   readonly random: Random
   /** Probability in [0, 1] that a block gets a sibling that loses. */
   readonly forkRate: number
-  readonly clock: CreationClock
 }
 
 // Neighbours are at most one height apart, so a few winners per chain are all the braid consults.
@@ -32,7 +26,6 @@ export class BraidMiner {
   #braid: Braid<Header>
   readonly #random: Random
   readonly #forkRate: number
-  readonly #clock: CreationClock
   readonly #pool: AccountPool
 
   /** `windows`: each chain's recent winning headers, oldest first, the head last. */
@@ -41,7 +34,6 @@ export class BraidMiner {
     this.#braid = braidOf(network, windows)
     this.#random = options.random
     this.#forkRate = options.forkRate
-    this.#clock = options.clock
     // Drawn after the checks so that the sequence of draws depends on the seed alone.
     this.#pool = createAccountPool(this.#random)
   }
@@ -70,7 +62,8 @@ export class BraidMiner {
    * Mines the next block of `chain` (which must be ready) and, with probability forkRate when
    * `allowFork`, a sibling. The sibling with the lower hash wins: it is what the store's cut picks
    * on equal weight, so neighbours name it and the next block of this chain extends it; the other
-   * becomes an orphan. Returns the blocks in the order mined.
+   * becomes an orphan. Returns the blocks in the order mined. A block the network's opening holds
+   * (recap-development's first heights) is taken from it instead, without a sibling.
    */
   mine(chain: number, allowFork = true): Block[] {
     const adjacents = this.#braid.nextAdjacents(chain)
@@ -81,18 +74,22 @@ export class BraidMiner {
         `Expected a chain that may grow, received chain ${chain}: ${parent === undefined ? 'the braid does not know it' : 'a neighbour is behind it'}`,
       )
     }
-    const floor = Math.max(parent.creationTime, ...adjacents.map(([, b]) => b.creationTime))
-    const adjacentHashes = adjacents.map(([c, b]) => [c, b.hash] as const)
-    const blocks = [this.#mineOne(parent, adjacentHashes, floor)]
-    if (allowFork && this.#random.chance(this.#forkRate)) blocks.push(this.#mineOne(parent, adjacentHashes, floor))
+    const opening = openingBlock(this.network, parent)
+    if (opening !== undefined) {
+      this.#braid.advance(opening.header)
+      return [opening]
+    }
+    const adjacentParents = adjacents.map(([, b]) => b)
+    const blocks = [this.#mineOne(parent, adjacentParents)]
+    if (allowFork && this.#random.chance(this.#forkRate)) blocks.push(this.#mineOne(parent, adjacentParents))
     let winner = blocks[0]!
     for (const block of blocks) if (Buffer.compare(block.header.hash, winner.header.hash) < 0) winner = block
     this.#braid.advance(winner.header)
     return blocks
   }
 
-  #mineOne(parent: Header, adjacents: ReadonlyArray<readonly [number, Buffer]>, floor: number): Block {
-    return mineChild(this.network, { random: this.#random, pool: this.#pool }, parent, adjacents, this.#clock.next(floor))
+  #mineOne(parent: Header, adjacentParents: readonly Header[]): Block {
+    return mineChild(this.network, { random: this.#random, pool: this.#pool }, parent, adjacentParents)
   }
 }
 
@@ -102,14 +99,17 @@ export interface MiningDraws {
   readonly pool: AccountPool
 }
 
-/** Mines a child of `parent` naming `adjacents`, as the devnet mines every block: payload, target and feature flags by its rules. */
+/**
+ * Mines a child of `parent` naming `adjacentParents`, as the devnet mines every block: its payload,
+ * creation time (`childCreationTime`, unless given) and feature flags by the devnet's rules, target
+ * and epoch start by the network's. TARGET_TOO_HARD (`mineBlock`) when that target is too hard for a CPU.
+ */
 export function mineChild(
   network: Network,
   draws: MiningDraws,
   parent: Header,
-  adjacents: ReadonlyArray<readonly [number, Buffer]>,
-  creationTime: number,
-  target: bigint = childTarget(network, parent),
+  adjacentParents: readonly Header[],
+  creationTime = childCreationTime(network, parent, Math.max(parent.creationTime, ...adjacentParents.map((a) => a.creationTime))),
 ): Block {
   const { random, pool } = draws
   const payload = syntheticPayload(random, pool, {
@@ -119,15 +119,18 @@ export function mineChild(
     parent: parent.hash,
     creationTime,
   })
-  const featureFlags = childFeatureFlags(network, parent, random)
-  return mineBlock({ parent, adjacents, payload, creationTime, target, featureFlags, nonce: random.bytes(8).readBigUInt64LE() })
+  const featureFlags = childFeatureFlags(network, parent, adjacentParents, random)
+  return mineBlock({ parent, adjacentParents, payload, creationTime, featureFlags, nonce: random.bytes(8).readBigUInt64LE() })
 }
 
 // The braid of `network` over `windows`: adjacents by the real node's rule, transitions enforced.
 function braidOf(network: Network, windows: ReadonlyMap<number, readonly Header[]>): Braid<Header> {
-  for (const window of windows.values()) {
-    const head = window[window.length - 1]
-    if (head !== undefined) checkMinable(network, head)
+  // A chain of the cut whose next block keeps its head's target (not across an epoch start, nor
+  // from the opening) is checked now, so that a network too hard to mine fails at once.
+  const heads = new Map([...windows].map(([chain, window]) => [chain, window[window.length - 1]!]))
+  for (const chain of cutChains(network, new Map([...heads].map(([c, head]) => [c, head.height])))) {
+    const head = heads.get(chain)!
+    if (!isLastInEpoch(network.rules, head.height) && openingBlock(network, head) === undefined) checkMinable(chain, head.target)
   }
   const transitions: BraidTransition[] = network.graphs.slice(0, -1).map(({ height }, index) => ({
     height,
@@ -149,11 +152,4 @@ export async function loadWindows(store: ChainStore): Promise<Map<number, Header
     windows.set(chain, window)
   }
   return windows
-}
-
-/** The latest creation time among the heads of `windows` (µs): where a clock resuming them starts. */
-export function latestCreationTime(windows: ReadonlyMap<number, readonly Header[]>): number {
-  let latest = -Infinity
-  for (const window of windows.values()) latest = Math.max(latest, window[window.length - 1]?.creationTime ?? -Infinity)
-  return latest
 }

@@ -1,56 +1,52 @@
-import { difficulty, EASY_TARGET, genesisHeight, type Header, type Network } from '@weft/block'
+import { childForkState, difficulty, forkNumberOf, type Header, isBefore, type Network, networkOpening } from '@weft/block'
 import type { NetworkName } from '@weft/types'
 import { TargetTooHardError } from './errors.js'
 import type { Random } from './random.js'
 
-/** The fork number the devnet writes in the low 32 bits of featureFlags. */
-export const DEVNET_FORK_NUMBER = 1n
-/** What a yes vote adds to the vote count (the high 32 bits of featureFlags), as on release 3.2. */
-export const VOTE_STEP = 1000n
-/**
- * Lowest vote count of a chain's first block: just below 2^21, so that a few yes votes take featureFlags
- * (votes x 2^32 + fork number) above 2^53 within seconds of a fast devnet, and both sides of 2^53 are seen.
- */
-export const VOTES_START = (1n << 21n) - 16n * VOTE_STEP
-
-// A block whose target needs more hashes than this would take seconds on a CPU.
-const MAX_DIFFICULTY = 1n << 20n
-const MAX_VOTES = 0xffffffffn
+// A block whose target needs more hashes than this would take a tenth of a second or more on a CPU.
+const MAX_DIFFICULTY = 1n << 16n
 
 /**
- * The development networks the devnet produces on: it mines their blocks after genesis at
- * EASY_TARGET (recap-development's real genesis targets are far too hard for a CPU; development's
- * and test-singleton's are EASY_TARGET). The real networks' blocks it does not make up.
+ * The development networks the devnet produces on by default: development and test-singleton at
+ * their easy genesis target, recap-development past its opening (`networkOpening`). Every other
+ * network it mines only while its targets stay easy (mainnet01's and testnet04's chains 0-9 start
+ * at difficulty 1; testnet06's at 100,000 are too hard).
  */
 export const devnetNetworks: readonly NetworkName[] = Object.freeze(['development', 'recap-development', 'test-singleton'])
-const easyNetworks: ReadonlySet<string> = new Set(devnetNetworks)
-// Networks on which the devnet writes release-3.2-style featureFlags.
-const flaggedNetworks: ReadonlySet<string> = new Set(['development', 'recap-development'])
 
-/** Throws TargetTooHardError unless the devnet can mine children of `head`. */
-export function checkMinable(network: Network, head: Header): void {
-  if (easyNetworks.has(network.name)) return
-  const work = difficulty(head.target)
-  if (work > MAX_DIFFICULTY) throw new TargetTooHardError(head.chainId, work, MAX_DIFFICULTY)
+/** Throws TargetTooHardError unless the devnet can mine a block of `chainId` at `target`. */
+export function checkMinable(chainId: number, target: bigint): void {
+  const work = difficulty(target)
+  if (work > MAX_DIFFICULTY) throw new TargetTooHardError(chainId, work, MAX_DIFFICULTY)
 }
 
-/** The target of a child: EASY_TARGET on the devnet's networks, the parent's elsewhere. */
-export function childTarget(network: Network, parent: Header): bigint {
-  return easyNetworks.has(network.name) ? EASY_TARGET : parent.target
+/** The network's opening block that is the next block after `parent`, if the opening holds one. */
+export function openingBlock(network: Network, parent: Header): ReturnType<typeof networkOpening>[number] | undefined {
+  const opening = networkOpening(network)
+  if (opening.length === 0 || parent.height >= opening[opening.length - 1]!.header.height) return undefined
+  return opening.find((block) => block.header.parent.equals(parent.hash))
 }
 
 /**
- * The featureFlags of a child, release-3.2 style on development and recap-development (0 elsewhere): the
- * fork number in the low 32 bits, the votes in the high 32; a chain's first block after genesis starts at
- * VOTES_START plus a few steps, and each later block keeps its parent's votes or adds a yes vote.
+ * The creation time of a child of `parent` (µs): one block delay after it, every chain alike, so
+ * that every epoch takes exactly its length in block delays and the difficulty adjustment gives
+ * back the target it started from (two more delays at height 2 where the first epoch start is
+ * faked, which otherwise shortens the first adjustment's epoch). Never at or before `floor`, the
+ * latest creation time among the parent and adjacent parents.
  */
-export function childFeatureFlags(network: Network, parent: Header, random: Random): bigint {
-  if (!flaggedNetworks.has(network.name)) return 0n
-  if (parent.height === genesisHeight(network, parent.chainId)) {
-    return ((VOTES_START + BigInt(random.int(8)) * VOTE_STEP) << 32n) | DEVNET_FORK_NUMBER
-  }
-  const votes = parent.featureFlags >> 32n
-  const fork = parent.featureFlags & 0xffffffffn
-  const next = random.chance(0.5) && votes + VOTE_STEP <= MAX_VOTES ? votes + VOTE_STEP : votes
-  return (next << 32n) | fork
+export function childCreationTime(network: Network, parent: Header, floor: number): number {
+  const delay = network.blockDelay * 1_000_000
+  const steps = network.rules.fakeFirstEpochStart && parent.height === 1 ? 3 : 1
+  return Math.max(parent.creationTime + steps * delay, floor + 1)
+}
+
+/**
+ * The feature flags of a child of `parent`: below the height from which the network checks them
+ * (mainnet01's first 530,500 blocks), random bits, as the miners of that time wrote their nonce
+ * there; from it on, release 3.2's fork state (`childForkState`), voting yes while the fork number
+ * is below the one the network knows.
+ */
+export function childFeatureFlags(network: Network, parent: Header, adjacentParents: readonly Header[], random: Random): bigint {
+  if (isBefore(parent.height + 1, network.rules.skipFeatureFlagValidation)) return random.bytes(8).readBigUInt64LE()
+  return childForkState(parent, adjacentParents, forkNumberOf(parent.featureFlags) < network.rules.forkNumber)
 }

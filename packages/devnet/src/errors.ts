@@ -45,6 +45,20 @@ export class ChainNotReadyError extends DevnetError {
   }
 }
 
+/** No block of a reorg's branch head had a hash below the old head's in the tries allowed (one reorg in tens of thousands). */
+export class ReorgNotFoundError extends DevnetError {
+  static override readonly codes = ['REORG_NOT_FOUND'] as const
+  readonly chainId: number
+  constructor(chainId: number, oldHead: Buffer, options?: ErrorOptions) {
+    super(
+      'REORG_NOT_FOUND',
+      `Expected a new head of chain ${chainId} with a hash below the old head's ${oldHead.toString('base64url')}, received none in 65,536 tries: try another seed`,
+      options,
+    )
+    this.chainId = chainId
+  }
+}
+
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value)
   return String(value)

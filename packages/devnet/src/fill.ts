@@ -1,7 +1,6 @@
 import type { Block } from '@weft/block'
 import type { ChainStore } from '@weft/store'
-import { BraidMiner, latestCreationTime, loadWindows } from './braid-miner.js'
-import { simulatedClock } from './clock.js'
+import { BraidMiner, loadWindows } from './braid-miner.js'
 import { InvalidOptionError } from './errors.js'
 import { createRandom } from './random.js'
 
@@ -34,9 +33,8 @@ const BATCH = 1024
 
 /**
  * Mines `blocks` braided blocks as fast as possible on top of the store's cut and stores them.
- * Deterministic: the chain to grow, payloads, nonces, forks and creation times (simulated from the
- * network's genesis time and block delay) all come from the seed, so the same seed on a fresh
- * store gives the same hashes.
+ * Deterministic: the chain to grow, payloads, nonces and forks come from the seed, and creation
+ * times from the heights (`childCreationTime`), so the same seed on a fresh store gives the same hashes.
  */
 export async function fill(store: ChainStore, options: FillOptions): Promise<FillSummary> {
   const { blocks, seed = DEFAULT_SEED, forkRate = 0, onProgress } = options
@@ -44,11 +42,7 @@ export async function fill(store: ChainStore, options: FillOptions): Promise<Fil
   checkForkRate(forkRate)
   checkSeed(seed)
   const random = createRandom(seed)
-  const windows = await loadWindows(store)
-  // Simulated time: on average each chain grows once per block delay, as on the real network.
-  const meanStep = (store.network.blockDelay * 1e6) / Math.max(1, windows.size)
-  const clock = simulatedClock(random, latestCreationTime(windows), meanStep)
-  const miner = new BraidMiner(store.network, windows, { random, forkRate, clock })
+  const miner = new BraidMiner(store.network, await loadWindows(store), { random, forkRate })
   let done = 0
   let orphans = 0
   let batch: Block[] = []

@@ -1,16 +1,7 @@
 export { Braid, type BraidBlock, type BraidTransition, type NeighboursAt } from './braid.js'
-export {
-  BraidMiner,
-  type BraidMinerOptions,
-  type CreationClock,
-  latestCreationTime,
-  loadWindows,
-  type MiningDraws,
-  mineChild,
-} from './braid-miner.js'
-export { childFeatureFlags, childTarget, DEVNET_FORK_NUMBER, devnetNetworks, VOTE_STEP, VOTES_START } from './chain-rules.js'
-export { simulatedClock, wallClock } from './clock.js'
-export { ChainNotReadyError, DevnetError, InvalidOptionError, TargetTooHardError, UsageError } from './errors.js'
+export { BraidMiner, type BraidMinerOptions, loadWindows, type MiningDraws, mineChild } from './braid-miner.js'
+export { childCreationTime, childFeatureFlags, devnetNetworks } from './chain-rules.js'
+export { ChainNotReadyError, DevnetError, InvalidOptionError, ReorgNotFoundError, TargetTooHardError, UsageError } from './errors.js'
 export { DEFAULT_SEED, type FillOptions, type FillSummary, fill } from './fill.js'
 export { type MineBlockInput, mineBlock } from './mine.js'
 export { type PactDecimal, pactDecimal, pactInteger, RawJson, stringifyPactJson } from './pact-json.js'

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import type { Block } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import { BraidMiner, loadWindows } from './braid-miner.js'
-import { wallClock } from './clock.js'
 import { InvalidOptionError } from './errors.js'
 import { checkForkRate, checkSeed } from './fill.js'
 import { createRandom } from './random.js'
@@ -36,9 +35,10 @@ export interface Producer {
 
 /**
  * Produces blocks on every chain of the store's network in real time: each chain about one block
- * per `blockDelay` (jittered by ±50%), as soon as its neighbours allow it, with wall-clock creation
- * times that are always after the parent's and the adjacents'. It resumes from the store's cut, so
- * a restarted producer continues the same chains on the same data folder.
+ * per `blockDelay` (jittered by ±50%), as soon as its neighbours allow it. Creation times are the
+ * devnet's (`childCreationTime`: one network block delay per height), not the wall clock's, so that
+ * the difficulty adjustment keeps the easy target whatever `blockDelay` is. It resumes from the
+ * store's cut, so a restarted producer continues the same chains on the same data folder.
  */
 export function createProducer(store: ChainStore, options: ProducerOptions): Producer {
   const { blockDelay, forkRate = 0, seed = randomUUID(), onError } = options
@@ -68,7 +68,7 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
 
   async function run(): Promise<void> {
     const windows = await loadWindows(store)
-    const miner = new BraidMiner(store.network, windows, { random, forkRate, clock: wallClock() })
+    const miner = new BraidMiner(store.network, windows, { random, forkRate })
     const start = performance.now()
     // First blocks spread over one delay rather than all at once.
     const due = new Map(miner.chains().map((chain) => [chain, start + delayMs * random.next()]))

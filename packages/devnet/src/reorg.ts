@@ -1,9 +1,8 @@
-import { type Block, blockAdjacentChains, decodeHeader, genesisHeight, type Header, MAX_U256 } from '@weft/block'
+import { type Block, blockAdjacentChains, compareHeads, decodeHeader, genesisHeight, type Header } from '@weft/block'
 import { mapKeyOfHash } from '@weft/hash-text'
 import type { ChainStore } from '@weft/store'
 import { type MiningDraws, mineChild } from './braid-miner.js'
-import { childTarget } from './chain-rules.js'
-import { InvalidOptionError } from './errors.js'
+import { InvalidOptionError, ReorgNotFoundError } from './errors.js'
 import { checkSeed, DEFAULT_SEED } from './fill.js'
 import { createAccountPool } from './payload.js'
 import { createRandom } from './random.js'
@@ -25,7 +24,7 @@ export interface ChainReorg {
   readonly forkPoint: Header
   /** The head the chain had; it and its ancestors down to the fork point are orphans now. */
   readonly oldHead: Header
-  /** The new best head, at the old head's height, heavier than it. */
+  /** The new best head, at the old head's height: as heavy, with a lower hash, so fork choice takes it. */
   readonly newHead: Header
 }
 
@@ -72,18 +71,17 @@ class WinningLines {
   }
 }
 
-// The target of a branch's last block: one more unit of work than the old head has over its parent, so
-// that the branch outweighs the old head (whose blocks weigh what the new ones do, height for height).
-function decidingTarget(parent: Header, oldHead: Header): bigint {
-  return MAX_U256 / (oldHead.weight - parent.weight + 1n)
-}
-
+// Tries of a branch's last block for a hash below the old head's: half of them succeed when the old
+// head's hash is about the middle, one in 2^16 when it starts with two zero bytes.
+const headTries = 1 << 16
 /**
- * Replaces the best branch of each of `chains` by a heavier one that forks `depth` blocks below its
- * head: new blocks at the same heights, braided as the devnet braids (a chain that reorganises with a
- * neighbour names the neighbour's new blocks; others name the winning blocks they name now), the last
- * one of each branch carrying just enough extra difficulty to win. Neighbours that do not reorganise
- * keep naming the old branch's blocks. Stores every block in one `insertMany`, lowest heights first.
+ * Replaces the best branch of each of `chains` by one that forks `depth` blocks below its head and
+ * wins fork choice: new blocks at the same heights, braided as the devnet braids (a chain that
+ * reorganises with a neighbour names the neighbour's new blocks; others name the winning blocks they
+ * name now). Within an epoch every block's target is its parent's, so the branch weighs what the old
+ * one does, height for height; its last block is mined again until its hash is below the old head's,
+ * which wins the tie (`compareHeads`). Neighbours that do not reorganise keep naming the old branch's
+ * blocks. Stores every block in one `insertMany`, lowest heights first.
  */
 export async function reorg(store: ChainStore, options: ReorgOptions): Promise<ReorgSummary> {
   const { chains, depth, seed = DEFAULT_SEED } = options
@@ -112,13 +110,15 @@ export async function reorg(store: ChainStore, options: ReorgOptions): Promise<R
     for (const [chain, head] of [...heads].sort(([a], [b]) => a - b)) {
       if (height <= head.height - depth || height > head.height) continue
       const parent = branches.get(chain)!.get(height - 1)!
-      const adjacents: Array<readonly [number, Header]> = []
-      for (const neighbour of blockAdjacentChains(network, chain, height)!)
-        adjacents.push([neighbour, await blockAt(neighbour, height - 1)])
-      const floor = Math.max(parent.creationTime, ...adjacents.map(([, block]) => block.creationTime))
-      const target = height === head.height ? decidingTarget(parent, head) : childTarget(network, parent)
-      const hashes = adjacents.map(([neighbour, block]) => [neighbour, block.hash] as const)
-      const block = mineChild(network, draws, parent, hashes, floor + 1 + random.int(1_000_000), target)
+      const adjacentParents: Header[] = []
+      for (const neighbour of blockAdjacentChains(network, chain, height)!) adjacentParents.push(await blockAt(neighbour, height - 1))
+      let block = mineChild(network, draws, parent, adjacentParents)
+      for (let tries = 1; height === head.height && compareHeads(block.header, head) >= 0; tries++) {
+        // Not reached by the tests: an old head whose hash starts with two zero bytes is one in 65,536.
+        /* c8 ignore next */
+        if (tries === headTries) throw new ReorgNotFoundError(chain, head.hash)
+        block = mineChild(network, draws, parent, adjacentParents)
+      }
       branches.get(chain)!.set(height, block.header)
       blocks.push(block)
     }

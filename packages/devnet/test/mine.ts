@@ -1,4 +1,4 @@
-import { difficulty, genesisBlock, getNetwork, graphAt, type Header, powHash, validateBlock } from '@weft/block'
+import { difficulty, forkState, genesisBlock, getNetwork, graphAt, type Header, powHash, validateBlock } from '@weft/block'
 import t from 'tap'
 import { mineBlock } from '../src/mine.js'
 import { createAccountPool, syntheticPayload } from '../src/payload.js'
@@ -17,23 +17,26 @@ const childOf = (parent: Header, nonce?: bigint) => {
     parent: parent.hash,
     creationTime,
   })
-  // Any block of the right chains will do for validateBlock, which cannot see other chains.
-  const adjacents = [...graphAt(network, parent.height + 1).get(parent.chainId)!]
-    .sort((a, b) => a - b)
-    .map((c) => [c, genesis(c).hash] as const)
-  return mineBlock({ parent, adjacents, payload, creationTime, ...(nonce === undefined ? {} : { nonce }) })
+  // The neighbours' genesis blocks: created before any child, which is all validateBlock asks of them here.
+  const adjacentParents = [...graphAt(network, parent.height + 1).get(parent.chainId)!].sort((a, b) => a - b).map(genesis)
+  return mineBlock({ parent, adjacentParents, payload, creationTime, ...(nonce === undefined ? {} : { nonce }) })
 }
+const contextOf = (block: ReturnType<typeof childOf>, parent: Header) => ({
+  network,
+  parent,
+  adjacentParents: block.header.adjacents.map(([chain]) => genesis(chain)),
+})
 
 t.test('a mined child of a genesis block is valid and carries the fields its parent implies', async (t) => {
   const parent = genesis(0)
   const block = childOf(parent)
-  t.same(validateBlock(block, parent, network), [])
+  t.same(validateBlock(block, contextOf(block, parent)), [])
   t.ok(powHash(block.header) <= block.header.target)
   t.equal(block.header.target, parent.target)
   t.equal(block.header.weight, parent.weight + difficulty(parent.target))
   t.equal(block.header.height, 1)
   t.equal(block.header.epochStart, parent.epochStart)
-  t.equal(block.header.featureFlags, 0n)
+  t.equal(block.header.featureFlags, forkState(0, 1000), 'a yes vote for fork 1, as release 3.2 writes it')
   t.equal(block.header.version, 'development')
   t.ok(block.header.parent.equals(parent.hash))
   t.equal(block.header.payloadHash.toString('base64url'), block.payload.payloadHash)
@@ -55,13 +58,30 @@ t.test('counting the nonce up wraps around at 2^64', async (t) => {
   // eight bytes to nonce 0.
   const parent = [...Array(20).keys()].map(genesis).find((p) => powHash({ ...childOf(p, 0n).header, nonce: last }) > p.target)!
   const block = childOf(parent, last)
-  t.same(validateBlock(block, parent, network), [])
+  t.same(validateBlock(block, contextOf(block, parent)), [])
   t.ok(block.header.nonce < last, `found ${block.header.nonce} after wrapping`)
 })
 
 t.test('a child of a child is valid against its parent too', async (t) => {
   const first = childOf(genesis(3)).header
   const second = childOf(first)
-  t.same(validateBlock(second, first, network), [])
+  t.same(validateBlock(second, contextOf(second, first)), [])
   t.equal(second.header.weight, 2n * difficulty(first.target))
+})
+
+t.test('a child whose target is too hard for a CPU is refused with TARGET_TOO_HARD before any hashing', async (t) => {
+  const testnet06 = getNetwork('testnet06')
+  const parent = genesisBlock(testnet06, 0).header
+  const adjacentParents = parent.adjacents.map(([chain]) => genesisBlock(testnet06, chain).header)
+  const payload = syntheticPayload(createRandom('hard'), createAccountPool(createRandom('hard')), {
+    network: 'testnet06',
+    chainId: 0,
+    height: 1,
+    parent: parent.hash,
+    creationTime: parent.creationTime + 30_000_000,
+  })
+  t.throws(() => mineBlock({ parent, adjacentParents, payload, creationTime: parent.creationTime + 30_000_000 }), {
+    code: 'TARGET_TOO_HARD',
+    chainId: 0,
+  })
 })

@@ -153,6 +153,6 @@ t.test('live stops when its signal aborts', async (t) => {
 
 t.test('live exits 1 when producing fails', async (t) => {
   const run = capture()
-  t.equal(await runCli(['live', '--data', join(t.testdir(), 'data'), '--network', 'mainnet01', '--duration', '5'], run.io), 1)
+  t.equal(await runCli(['live', '--data', join(t.testdir(), 'data'), '--network', 'testnet06', '--duration', '5'], run.io), 1)
   t.match(run.stderr(), /producing failed: Expected the target of chain \d+ to need at most/)
 })
