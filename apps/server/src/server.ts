@@ -79,6 +79,12 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     network: config.network,
     cutPolicy: upstreamMode ? 'adopted' : 'fork-choice',
     syncWrites: config.syncWrites,
+    // A store written by an earlier Weft is checked by the rules it did not check, once (see the root README, "Upgrading").
+    onRulesCheck: ({ height, top, blocks }) =>
+      log.info(
+        { height: Math.min(height, top), top, blocks },
+        'checking the stored blocks by the rules of chainweb-node 3.2, written by an earlier Weft',
+      ),
   })
   const readAhead = readAheadWarning(config.data, await deviceReadAhead(config.data))
   if (readAhead !== undefined) log.warn(readAhead.fields, readAhead.message)

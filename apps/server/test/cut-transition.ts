@@ -1,5 +1,5 @@
 import { type Block, genesisBlock, getNetwork, inChainwebNodeOrder } from '@weft/block'
-import { BraidMiner, createProducer, createRandom, loadWindows, wallClock } from '@weft/devnet'
+import { BraidMiner, createProducer, createRandom, loadWindows } from '@weft/devnet'
 import type { StoreEvent } from '@weft/store'
 import type { Cut, NodeInfo } from '@weft/types'
 import t from 'tap'
@@ -35,7 +35,6 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const miner = new BraidMiner(network, await loadWindows(server.store), {
       random: createRandom(profile),
       forkRate: 0,
-      clock: wallClock(),
     })
     const mineUpTo = (height: number, chains: number[]): Block[] => {
       const blocks: Block[] = []

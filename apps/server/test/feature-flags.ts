@@ -6,13 +6,15 @@ import { postRaw, send, startNode } from './fixtures/node.js'
 import { subscribe, until } from './fixtures/streams.js'
 
 const FLAGS = (1n << 60n) + 7n
-const network = getNetwork('development')
+const network = getNetwork('mainnet01')
 
-// A block of chain 0 at height 1 whose featureFlags are 2^60 + 7: far beyond what a double holds exactly.
+// A block of mainnet01's chain 0 at height 1 whose featureFlags are 2^60 + 7: far beyond what a
+// double holds exactly. The real node checks no feature flags below 530,500 (its miners wrote part
+// of their nonce there), and chains 0-9 start at difficulty 1, so the block is valid.
 function flaggedBlock(): Block {
   const parent = genesisBlock(network, 0).header
   const random = createRandom('flags')
-  const creationTime = parent.creationTime + 1_000_000
+  const creationTime = parent.creationTime + 30_000_000
   const payload = syntheticPayload(random, createAccountPool(random), {
     network: network.name,
     chainId: 0,
@@ -20,15 +22,15 @@ function flaggedBlock(): Block {
     parent: parent.hash,
     creationTime,
   })
-  const adjacents = parent.adjacents.map(([chain]) => [chain, genesisBlock(network, chain).header.hash] as const)
-  return mineBlock({ parent, adjacents, payload, creationTime, featureFlags: FLAGS })
+  const adjacentParents = parent.adjacents.map(([chain]) => genesisBlock(network, chain).header)
+  return mineBlock({ parent, adjacentParents, payload, creationTime, featureFlags: FLAGS })
 }
 
 for (const profile of ['spec', 'chainweb'] as const) {
   t.test(`${profile} profile: featureFlags 2^60 + 7 come back exactly from every encoding and endpoint`, async (t) => {
-    const server = await startNode(t, { data: t.testdir(), network: 'development', profile, keepAlive: 0 })
-    const base = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/development/chain/0`
-    const streams = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/development`
+    const server = await startNode(t, { data: t.testdir(), network: 'mainnet01', profile, keepAlive: 0 })
+    const base = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/mainnet01/chain/0`
+    const streams = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/mainnet01`
     const headerStream = await subscribe(`${streams}/header/updates`)
     const blockStream = await subscribe(`${streams}/block/updates`)
     await until(() => server.eventClients().header === 1 && server.eventClients().block === 1)

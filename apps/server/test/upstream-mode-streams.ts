@@ -1,8 +1,7 @@
 import { get } from 'node:http'
-import { type Block, EASY_TARGET, type Header, mineChildHeader } from '@weft/block'
-import { fill } from '@weft/devnet'
+import type { Header } from '@weft/block'
+import { fill, reorg } from '@weft/devnet'
 import { openStore, type StoreEvent } from '@weft/store'
-import type { PayloadWithOutputs } from '@weft/types'
 import t from 'tap'
 import type { RunningServer } from '../src/index.js'
 import { startNode } from './fixtures/node.js'
@@ -35,30 +34,6 @@ function readUpdates(server: RunningServer): { events: Announced[]; stop: () => 
   return { events, stop: () => req.destroy() }
 }
 
-// A fork of `chain` two blocks deep below its head, heavier (harder targets): the head and its parent lose.
-async function heavierFork(upstream: RunningServer, chain: number): Promise<Block[]> {
-  const { store } = upstream
-  const head = store.cut().get(chain)!
-  const replaced = await store.getHeader(head.parent)
-  const forkBase = await store.getHeader(replaced!.parent)
-  const payload = JSON.parse(String(await store.getPayloadJson(head.payloadHash))) as PayloadWithOutputs
-  const target = EASY_TARGET / 8n
-  const blocks: Block[] = []
-  let parent = forkBase!
-  for (const standIn of [replaced!, head]) {
-    const header = mineChildHeader(parent, {
-      creationTime: standIn.creationTime,
-      adjacents: standIn.adjacents,
-      payloadHash: head.payloadHash,
-      target,
-      nonce: 7n,
-    })
-    blocks.push({ header, payload })
-    parent = header
-  }
-  return blocks
-}
-
 t.test(
   "a follower's chainweb streams over forks and a reorg: parents first, only blocks of its cut, one branch per fork pair",
   async (t) => {
@@ -81,9 +56,10 @@ t.test(
 
     await fill(upstream.store, { blocks: 300, forkRate: 0.4, seed: 'streams-more' })
     t.ok(await until(() => caughtUp(upstream, follower)), 'the follower followed the forks')
-    const fork = await heavierFork(upstream, 0)
-    await upstream.store.insertMany(fork)
-    t.ok(upstream.store.cut().get(0)!.hash.equals(fork[1]!.header.hash), 'the upstream reorganised chain 0')
+    // A fork two blocks deep below chain 0's head that wins fork choice: the head and its parent lose.
+    const [reorged] = (await reorg(upstream.store, { chains: [0], depth: 2, seed: 'streams-fork' })).chains
+    t.ok(upstream.store.cut().get(0)!.hash.equals(reorged!.newHead.hash), 'the upstream reorganised chain 0')
+    const fork: Header[] = [(await upstream.store.getHeader(reorged!.newHead.parent))!, reorged!.newHead]
     await fill(upstream.store, { blocks: 60, forkRate: 0.4, seed: 'streams-after' })
     t.ok(await until(() => caughtUp(upstream, follower)), 'the follower followed the reorg')
     const joined = cutEvents.flatMap((event) => event.joined.map((block) => ({ block: block.header, cut: event.cut })))
@@ -111,7 +87,7 @@ t.test(
     t.equal(orphanedParents, 0, 'parents come first')
     // Fork pairs written in one batch upstream: one of each is announced.
     const announced = new Set(events.map((event) => event.hash))
-    const forkHashes = new Set(fork.map((block) => block.header.hash.toString('base64url')))
+    const forkHashes = new Set(fork.map((header) => header.hash.toString('base64url')))
     let pairs = 0
     let bothAnnounced = 0
     for (const siblings of await siblingGroups(follower, openCut)) {
@@ -121,7 +97,7 @@ t.test(
     }
     t.ok(pairs > 10, `${pairs} fork pairs were written`)
     t.equal(bothAnnounced, 0, 'no fork pair announced both its blocks')
-    const [first, second] = fork.map((block) => events.findIndex((event) => event.hash === block.header.hash.toString('base64url')))
+    const [first, second] = fork.map((header) => events.findIndex((event) => event.hash === header.hash.toString('base64url')))
     t.ok(first! >= 0 && second! > first!, 'the new branch was announced from the fork point up')
   },
 )

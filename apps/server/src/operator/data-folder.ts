@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { isWeftError } from '@weft/errors'
 import {
+  BrokenRulesError,
   type ChainStore,
   CorruptStoreError,
   NetworkMismatchError,
@@ -69,10 +70,11 @@ const answers: Readonly<Record<StoreOpenReason, (folder: string, detail: string)
 
 /**
  * The node's answer to a store that would not open: the store's reason, with the fix for `--data`
- * or `--network`. `UNSUPPORTED_LAYOUT` stays the store's own error, whose message names the fix.
+ * or `--network`. `UNSUPPORTED_LAYOUT` and `STORE_BREAKS_RULES` (a store of an earlier Weft that
+ * holds a block the rules now refuse) stay the store's own errors, whose messages name the fix.
  */
 export function storeOpenAnswer(path: string, network: string, error: unknown): Error {
-  if (error instanceof UnsupportedLayoutError) return error
+  if (error instanceof UnsupportedLayoutError || error instanceof BrokenRulesError) return error
   const folder = resolve(path)
   const answer = (code: Answer[0], message: string) => new StoreUnavailableError(code, message, { cause: error })
   if (error instanceof NetworkMismatchError)

@@ -214,6 +214,12 @@ export function createMetrics({ store, activity, subscribers, ingest: ingestStat
     labelNames: ['upstream'],
     registers,
   })
+  const refusals = new Counter({
+    name: 'weft_ingest_refused_blocks_total',
+    help: 'Blocks from upstreams the store refused, by the code of the rule they broke (a block that broke two counts under both)',
+    labelNames: ['code'],
+    registers,
+  })
   const knownStates = new Map<string, Set<string>>()
   const ingest: IngestMetrics = {
     setLag: (chain, heights) => lag.set({ chain: String(chain) }, heights),
@@ -224,6 +230,7 @@ export function createMetrics({ store, activity, subscribers, ingest: ingestStat
       for (const known of seen) states.set({ upstream, state: known }, known === state ? 1 : 0)
     },
     setLastContact: (upstream, at) => lastContact.set({ upstream }, at / 1000),
+    countRefusal: (code) => refusals.inc({ code }),
   }
   const feed = ingestStatus === undefined ? undefined : ingestMetricsFeed(ingest, ingestStatus)
   return {

@@ -12,7 +12,7 @@ function childOf(parent: Header, seed: string) {
   const random = createRandom(seed)
   const creationTime = parent.creationTime + 1_000_000
   const context = { network: network.name, chainId: 0, height: parent.height + 1, parent: parent.hash, creationTime }
-  return mineBlock({ parent, adjacents: [], payload: syntheticPayload(random, createAccountPool(random), context), creationTime })
+  return mineBlock({ parent, adjacentParents: [], payload: syntheticPayload(random, createAccountPool(random), context), creationTime })
 }
 
 t.test('writes per chain, the rate over the last minute, and a reorg from the cut events', async (t) => {

@@ -3,8 +3,11 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openStore, StoreOpenError } from '@weft/store'
+import { mineLine } from '@weft/store/suite'
 import { ClassicLevel } from 'classic-level'
+import { pino } from 'pino'
 import t from 'tap'
+import { startServer } from '../../src/index.js'
 import { openNodeStore, storeOpenAnswer } from '../../src/operator/data-folder.js'
 import { collect } from '../fixtures/cli.js'
 import { until } from '../fixtures/node.js'
@@ -125,3 +128,49 @@ t.test("a failure the store gives no reason for is STORE_UNAVAILABLE, in the sto
     message: /but it failed: not a store at all$/,
   })
 })
+
+// A test-singleton store of three blocks as an earlier Weft left it: without the record of the rules it checked.
+async function earlierStore(data: string): Promise<void> {
+  const store = await openStore({ path: data, network: 'test-singleton' })
+  await store.insertMany(mineLine(store.network, store.cut().get(0)!, 3))
+  await store.close()
+  const db = new ClassicLevel<Buffer, Buffer>(data, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+  await db.del(Buffer.from('mrules'))
+  await db.close()
+}
+
+t.test('a store written by an earlier Weft is checked by the rules at start, with progress in the log, then served', async (t) => {
+  const data = t.testdir()
+  await earlierStore(data)
+  const lines: Array<{ msg: string; height?: number; top?: number; blocks?: number }> = []
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+  const server = await startServer({ host: '127.0.0.1', port: 0, data, network: 'test-singleton', devnet: false }, logger)
+  t.teardown(() => server.close())
+  const checked = lines.filter((line) => line.msg.startsWith('checking the stored blocks by the rules of chainweb-node 3.2'))
+  t.match(checked.at(-1), { height: 3, top: 3, blocks: 4 }, 'the genesis block and three more')
+  t.equal(server.store.cut().get(0)?.height, 3)
+})
+
+t.test(
+  'a store of an earlier Weft that holds a block the rules refuse is refused with STORE_BREAKS_RULES and left as it was',
+  async (t) => {
+    const data = t.testdir()
+    await earlierStore(data)
+    // The block at height 2 gets another target in its stored header (an earlier devnet chose its targets).
+    const db = new ClassicLevel<Buffer, Buffer>(data, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+    const at2 = Buffer.concat([Buffer.from('b'), Buffer.from([0, 0, 0, 0]), Buffer.from([0, 0, 0, 0, 0, 0, 0, 2])])
+    const [key, record] = (await db.iterator({ gte: at2, lt: Buffer.concat([at2, Buffer.alloc(32, 0xff)]) }).all())[0]!
+    // The record: payload hash, three u32s, then the header binary, whose target follows flags, time, parent and 2 bytes of adjacents.
+    const targetAt = 32 + 12 + 8 + 8 + 32 + 2
+    record![targetAt] = record![targetAt]! ^ 1
+    await db.put(key!, record!)
+    await db.close()
+    await t.rejects(openNodeStore({ path: data, network: 'test-singleton' }), {
+      code: 'STORE_BREAKS_RULES',
+      message: /\(chain 0, height 2\) breaks INVALID_TARGET .*move the folder away and fill a new one from an upstream or a snapshot/,
+    })
+    const after = new ClassicLevel<Buffer, Buffer>(data, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+    t.equal(await after.get(Buffer.from('mrules')), undefined, 'no rules recorded')
+    await after.close()
+  },
+)

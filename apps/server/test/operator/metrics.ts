@@ -82,7 +82,7 @@ t.test("the store's LevelDB levels, what it wrote and its memory", async (t) => 
   t.ok(sampleValue(families, 'weft_store_engine_memory_bytes')! > 0)
 })
 
-t.test('the ingest hooks show lag, retries, upstream states and last contact', async (t) => {
+t.test('the ingest hooks show lag, retries, upstream states, last contact and refused blocks by code', async (t) => {
   const server = await startNode(t, { data: t.testdir(), network: 'test-singleton' })
   const upstream = 'http://127.0.0.1:1848'
   server.metrics.ingest.setLag(0, 7)
@@ -91,12 +91,17 @@ t.test('the ingest hooks show lag, retries, upstream states and last contact', a
   server.metrics.ingest.setUpstreamState(upstream, 'syncing')
   server.metrics.ingest.setUpstreamState(upstream, 'following')
   server.metrics.ingest.setLastContact(upstream, 1_700_000_000_000)
+  server.metrics.ingest.countRefusal('INVALID_TARGET')
+  server.metrics.ingest.countRefusal('INVALID_TARGET')
+  server.metrics.ingest.countRefusal('INVALID_POW')
   const families = parsePrometheus((await send(`${server.url}/metrics`)).body.toString())
   t.equal(sampleValue(families, 'weft_ingest_lag_heights', { chain: '0' }), 7)
   t.equal(sampleValue(families, 'weft_upstream_retries_total', { upstream }), 2)
   t.equal(sampleValue(families, 'weft_upstream_state', { upstream, state: 'following' }), 1)
   t.equal(sampleValue(families, 'weft_upstream_state', { upstream, state: 'syncing' }), 0)
   t.equal(sampleValue(families, 'weft_upstream_last_contact_seconds', { upstream }), 1_700_000_000)
+  t.equal(sampleValue(families, 'weft_ingest_refused_blocks_total', { code: 'INVALID_TARGET' }), 2)
+  t.equal(sampleValue(families, 'weft_ingest_refused_blocks_total', { code: 'INVALID_POW' }), 1)
 })
 
 t.test('a slow client cut off by an event hub is counted', async (t) => {
