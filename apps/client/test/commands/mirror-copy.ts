@@ -43,7 +43,7 @@ t.test('a fork that grew below the resume point is fetched with its missing ance
   const payload = JSON.parse(String(await upstream.store.getPayloadJson(parent.payloadHash))) as PayloadWithOutputs
   const fork = []
   for (let i = 0; i < 3; i++) {
-    const block = mineBlock({ parent, adjacents: [], payload, creationTime: parent.creationTime + 1000, nonce: 12345n })
+    const block = mineBlock({ parent, adjacentParents: [], payload, creationTime: parent.creationTime + 1000, nonce: 12345n })
     fork.push(block)
     parent = block.header
   }
