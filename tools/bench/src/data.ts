@@ -24,8 +24,9 @@ export interface Dataset extends DataSpec {
   readonly fillSeconds: number
 }
 
-// Bumped when the bench changes what it expects of a store (3: store layout 2), so old folders are refilled.
-const MARKER_VERSION = 3
+// Bumped when the bench changes what it expects of a store (3: store layout 2; 4: blocks mined by
+// the rules of chainweb-node 3.2, which the store checks), so old folders are refilled.
+const MARKER_VERSION = 4
 
 function markerText(spec: DataSpec): string {
   return JSON.stringify({ version: MARKER_VERSION, network: spec.network, blocks: spec.blocks, seed: spec.seed, forkRate: spec.forkRate })
