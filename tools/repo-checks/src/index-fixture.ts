@@ -3,7 +3,7 @@
 // writes them; test/index-fixture.ts checks that the committed file is what the devnet makes today.
 
 import { genesisBlocks, getNetwork } from '@weft/block'
-import { BraidMiner, createRandom, simulatedClock } from '@weft/devnet'
+import { BraidMiner, createRandom } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
 
@@ -23,12 +23,9 @@ export function mineIndexFixture(count = 60, seed = 'index-fixture'): FixtureBlo
   const network = getNetwork('development')
   const genesis = genesisBlocks(network)
   const random = createRandom(seed)
-  const start = Math.max(...genesis.map((block) => block.header.creationTime))
-  const clock = simulatedClock(random, start, (network.blockDelay * 1e6) / genesis.length)
   const miner = new BraidMiner(network, new Map(genesis.map((block) => [block.header.chainId, [block.header]])), {
     random,
     forkRate: 0,
-    clock,
   })
   const blocks: FixtureBlock[] = []
   while (blocks.length < count) {

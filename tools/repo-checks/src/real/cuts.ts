@@ -1,7 +1,7 @@
 // Real /cut answers: the id is the SHA-512/256 of the heads' raw hashes in the order the node wrote
-// them (older releases wrote another hash-map order than today's), and the height their sum.
+// them (older releases wrote another chain order than today's), and the height their sum.
 import { createHash } from 'node:crypto'
-import { inHashMapOrder } from '@weft/block'
+import { inChainwebNodeOrder } from '@weft/block'
 import { decodeHash } from '@weft/hash-text'
 import type { CutText } from './sources.js'
 
@@ -26,7 +26,7 @@ const idOf = (heads: ReadonlyArray<{ hash: string }>): string =>
 /**
  * Checks each cut's id and height against its heads in their written order. A text that lists the
  * chains sorted (a README's copy of the final mainnet cut) is no node's order: its id must recompute
- * in the node's hash-map order (`inHashMapOrder`), and is counted apart.
+ * in chainweb-node's order (`inChainwebNodeOrder`), and is counted apart.
  */
 export function replayCuts(cuts: readonly CutText[], count: (what: string, n?: number) => void, problem: (text: string) => void): void {
   for (const { file, text } of cuts) {
@@ -35,10 +35,10 @@ export function replayCuts(cuts: readonly CutText[], count: (what: string, n?: n
     const sum = heads.reduce((total, head) => total + head.height, 0)
     const byChain = new Map(heads.map((head) => [head.chain, head]))
     const sorted = heads.every((head, i) => i === 0 || head.chain > heads[i - 1]!.chain)
-    const nodeOrder = inHashMapOrder(byChain.keys()).map((chain) => byChain.get(chain)!)
+    const nodeOrder = inChainwebNodeOrder(byChain.keys()).map((chain) => byChain.get(chain)!)
     if (heads.length > 0 && idOf(heads) === id && sum === height) count('cuts whose id and height recompute in their written chain order')
     else if (heads.length > 0 && sorted && idOf(nodeOrder) === id && sum === height)
-      count("cuts written with the chains sorted whose id recomputes in the node's hash-map order")
+      count("cuts written with the chains sorted whose id recomputes in chainweb-node's order")
     else
       problem(
         `${file}: the id ${id} and height ${height} do not recompute from the ${heads.length} heads in their written order (${idOf(heads)}, ${sum})`,
