@@ -1,11 +1,12 @@
 // Fill-mode throughput: blocks mined per second (no store), and blocks mined and stored per
-// second (fill into a fresh classic-level store, which validates every insert).
+// second (fill into a fresh classic-level store, which validates every insert); and the time of a
+// reorg 1,000 blocks deep (test/reorg.ts checks what it does, this how long it takes).
 // Run after `pnpm build`: `pnpm bench`. Not a test: nothing here is asserted.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { genesisBlock, getNetwork, type Header } from '@weft/block'
-import { BraidMiner, createRandom, type FillSummary, fill } from '@weft/devnet'
+import { BraidMiner, createRandom, type FillSummary, fill, type ReorgSummary, reorg } from '@weft/devnet'
 import { openStore } from '@weft/store'
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 5000)
@@ -54,6 +55,24 @@ async function fillStore(seed: string): Promise<Round<FillSummary>> {
   }
 }
 
+const REORG_DEPTH = 1000
+
+// A reorg REORG_DEPTH deep of the one chain of a filled test-singleton store, timed alone.
+async function reorgStore(seed: string): Promise<Round<ReorgSummary>> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-devnet-bench-'))
+  try {
+    const store = await openStore({ path: join(dir, 'data'), network: 'test-singleton' })
+    try {
+      await fill(store, { blocks: REORG_DEPTH + 100, seed, forkRate: FORK_RATE })
+      return await timed(() => reorg(store, { chains: [0], depth: REORG_DEPTH, seed }))
+    } finally {
+      await store.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 console.log(
   `@weft/devnet fill bench: ${BLOCKS} blocks per round, ${ROUNDS} rounds, development network (20 chains), fork rate ${FORK_RATE}`,
@@ -77,6 +96,13 @@ const report = (label: string, rounds: ReadonlyArray<Round<unknown>>): void => {
 }
 report('mined, not stored  ', mining)
 report('mined and stored   ', filling)
+const reorgs: Array<Round<ReorgSummary>> = []
+for (let r = 0; r < ROUNDS; r++) reorgs.push(await reorgStore(`reorg-${r}`))
+console.log(
+  `reorg ${fmt(REORG_DEPTH)} deep: best ${Math.min(...reorgs.map((x) => x.wall)).toFixed(2)} s wall clock (rounds: ${reorgs
+    .map((x) => x.wall.toFixed(2))
+    .join(', ')}); ${Math.min(...reorgs.map((x) => x.cpu)).toFixed(2)} CPU seconds`,
+)
 console.log(
   `orphans per round: ${filling.map((x) => x.result.orphans).join(', ')}; load average after ${loadavg()
     .map((l) => l.toFixed(2))

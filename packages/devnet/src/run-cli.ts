@@ -219,6 +219,8 @@ async function runLive(
   // After createProducer, which may refuse the options: nothing to undo then.
   const timer = opts.duration === undefined ? undefined : setTimeout(stopWaiting, opts.duration * 1000)
   io.signal?.addEventListener('abort', stopWaiting, { once: true })
+  // Aborted while the store opened (a Ctrl-C at start on a busy machine): the listener never fires.
+  if (io.signal?.aborted === true) stopWaiting()
   let produced = 0
   const unsubscribe = store.subscribe((event) => {
     if (event.type === 'inserted') produced++

@@ -6,6 +6,7 @@ import { createProducer } from '../src/producer.js'
 import { reorg } from '../src/reorg.js'
 import { checkBraid } from './fixtures/braid-check.js'
 import { freshFolder } from './fixtures/fresh-folder.js'
+import { lowestHead, storeReaches } from './fixtures/store-wait.js'
 
 const open = async (t: Test, network: 'development' | 'test-singleton'): Promise<ChainStore> => {
   const store = await openStore({ path: freshFolder(t), network })
@@ -21,16 +22,14 @@ async function lineDown(store: ChainStore, head: Header, stopHeight: number): Pr
   return line
 }
 
-t.test('a chain 1,000 blocks deep is replaced by a branch that wins fork choice from its fork point, in a second or two', async (t) => {
+// How long it takes is a figure of `pnpm bench` (bench/fill.ts), not of a test.
+t.test('a chain 1,000 blocks deep is replaced by a heavier branch from its fork point', async (t) => {
   const store = await open(t, 'test-singleton')
   await fill(store, { blocks: 1100, seed: 'deep', forkRate: 0.05 })
   const oldHead = store.cut().get(0)!
   const events: StoreEvent[] = []
   store.subscribe((event) => events.push(event))
-  const started = performance.now()
   const summary = await reorg(store, { chains: [0], depth: 1000, seed: 'deep-reorg' })
-  const seconds = (performance.now() - started) / 1000
-  t.ok(seconds < 10, `1,000 blocks mined and stored in ${seconds.toFixed(2)} s`)
   t.equal(summary.blocks, 1000)
   const [chain] = summary.chains
   t.same(
@@ -85,12 +84,13 @@ t.test('a running producer reorganises between two blocks and mines on the new b
   const store = await open(t, 'development')
   const producer = createProducer(store, { blockDelay: 0.02, seed: 'live-reorg' })
   producer.start()
-  while (Math.min(...[...store.cut().values()].map((head) => head.height)) < 8) await new Promise((resolve) => setTimeout(resolve, 20))
+  await storeReaches(store, () => lowestHead(store) >= 8, 'height 8 on every chain')
   const summary = await producer.reorg({ chains: [5], depth: 4 })
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  const newHeight = summary.chains[0]!.newHead.height
+  await storeReaches(store, () => store.cut().get(5)!.height > newHeight, 'a block on chain 5 above the new head')
   await producer.stop()
   const head = store.cut().get(5)!
-  t.ok(head.height > summary.chains[0]!.newHead.height, 'chain 5 grew on')
+  t.ok(head.height > newHeight, 'chain 5 grew on')
   const line = await lineDown(store, head, summary.chains[0]!.forkPoint.height)
   t.ok(
     line.some((header) => header.hash.equals(summary.chains[0]!.newHead.hash)),
