@@ -63,10 +63,19 @@ t.test('a received value is read no further than it is shown: nesting and length
   for (let level = 0; level < 100_000; level++) deep = [deep]
   t.equal(shown(deep), '[[[[[…]]]]]', 'a value nested 100,000 deep is shown four levels deep')
   t.equal(shown({ a: { b: { c: { d: { e: 1 } } } } }), '{"a":{"b":{"c":{"d":{…}}}}}')
-  const long = Array.from({ length: 1_000_000 }, (_, index) => index)
-  const started = performance.now()
+  // Items read are counted rather than timed: a clock on a busy machine measures the machine.
+  let reads = 0
+  const long = new Proxy(
+    Array.from({ length: 1_000_000 }, (_, index) => index),
+    {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^[0-9]+$/.test(key)) reads += 1
+        return Reflect.get(target, key, receiver)
+      },
+    },
+  )
   const text = shown(long)
-  t.ok(performance.now() - started < 50, 'a million-item array costs what a hundred characters cost')
+  t.ok(reads <= 50, `a million-item array costs what a hundred characters cost: ${reads} items read`)
   t.equal(text.length, 101)
   t.ok(text.startsWith('[0,1,2,3,'))
   t.equal(shown({ k: 'x'.repeat(1_000_000) }).length, 101)
