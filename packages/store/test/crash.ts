@@ -106,9 +106,6 @@ async function scan(path: string): Promise<Scan> {
   return { blocks, problems, cut }
 }
 
-// Twenty child processes take a while on a loaded machine; tap's default is 30 s per file.
-t.setTimeout(180_000)
-
 t.test('after SIGKILL at random moments, every acknowledged block is there, whole, indexed and in the cut', async (t) => {
   const root = t.testdir({ data: {}, code: {} })
   const path = join(root, 'data')
