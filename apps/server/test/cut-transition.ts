@@ -66,7 +66,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
 
     const producer = createProducer(server.store, { blockDelay: 0.01, seed: profile })
     producer.start()
-    await until(async () => Object.values((await cut()).hashes).every((head) => head.height >= 62), 30000)
+    await until(async () => Object.values((await cut()).hashes).every((head) => head.height >= 62))
     await producer.stop()
     const final = await cut()
     t.ok(

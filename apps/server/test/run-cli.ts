@@ -130,7 +130,7 @@ t.test('the bin writes only JSON lines: where it listens, each request, and its 
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-  await until(() => lines().some((line) => line.msg === 'listening'), 30000)
+  await until(() => lines().some((line) => line.msg === 'listening'))
   const listening = lines().find((line) => line.msg === 'listening')!
   t.match(listening, { level: 30, name: 'weft-server', network: 'test-singleton', profile: 'spec', devnet: true })
   const url = listening.url as string

@@ -26,7 +26,7 @@ t.test('a store locked by another process names the lock and the fix', async (t)
   const data = t.testdir()
   const holder = runChild(['hold', data])
   t.teardown(() => holder.proc.kill())
-  await until(() => holder.out().includes('held'), 30000)
+  await until(() => holder.out().includes('held'))
   await t.rejects(openNodeStore({ path: data, network: 'development' }), {
     code: 'STORE_LOCKED',
     message: /another process holds its lock .* Fix: stop that process, or give --data another folder/,

@@ -26,7 +26,7 @@ function subscribe(url: string): Promise<Subscriber> {
   })
 }
 
-async function until(condition: () => boolean, timeoutMs = 10000): Promise<void> {
+async function until(condition: () => boolean, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time')
@@ -124,8 +124,9 @@ for (const profile of ['spec', 'chainweb'] as const) {
 t.test('an idle stream on the node gets a keep-alive comment', async (t) => {
   const server = await startNode(t, { data: dir, network: 'development', keepAlive: 0.15 })
   const subscriber = await subscribe(`${server.url}/chain/0.0/development/header/updates`)
-  await until(() => subscriber.received().toString() === ':\n\n:\n\n', 3000)
-  t.pass('two comments after two idle periods')
+  // Two comments or more: a poll on a busy machine may first look after the third.
+  await until(() => /^(?::\n\n){2,}$/.test(subscriber.received().toString()))
+  t.pass('comments alone, one per idle period')
   subscriber.destroy()
 })
 

@@ -33,7 +33,7 @@ async function heldRequest(
 
 // Waits until the node counts `count` requests running besides the scrape (the held ones reached their handlers).
 async function running(server: RunningServer, count: number): Promise<void> {
-  await until(async () => (await send(`${server.url}/metrics`)).body.toString().includes(`weft_http_requests_running ${count + 1}\n`), 5000)
+  await until(async () => (await send(`${server.url}/metrics`)).body.toString().includes(`weft_http_requests_running ${count + 1}\n`))
 }
 
 for (const profile of ['spec', 'chainweb'] as const) {
