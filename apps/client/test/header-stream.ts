@@ -82,7 +82,7 @@ t.test('a peer that accepts the stream and never answers is given up after the i
   })
   const client = createClient({ url: `http://127.0.0.1:${(peer.address() as AddressInfo).port}`, network: 'development', profile: 'spec' })
   const controller = new AbortController()
-  const giveUp = setTimeout(() => controller.abort(), 120_000)
+  const giveUp = setTimeout(() => controller.abort(), 300_000)
   const reading = (async () => {
     for await (const event of client.headerEvents({ signal: controller.signal, idleTimeout: 100, retryDelay: 10 }))
       t.fail(`unexpected ${JSON.stringify(event)}`)

@@ -132,8 +132,8 @@ t.test('a stop asked during a reorg stops the producer then, with no block after
   })
   await producer.reorg({ chains: [5], depth: 1 })
   t.ok(stopped, 'the stop was asked while the reorg wrote its blocks')
-  const inTime = await Promise.race([stopped!.then(() => true), delay(60_000, false, { ref: false })])
-  t.ok(inTime, 'stop() resolved within 60 s, not a block delay (600 s) later')
+  const inTime = await Promise.race([stopped!.then(() => true), delay(300_000, false, { ref: false })])
+  t.ok(inTime, 'stop() resolved within 300 s, not a block delay (600 s) later')
   const heights = [...store.cut().values()].map((head) => head.height)
   await sleep(200)
   t.same(

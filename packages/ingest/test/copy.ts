@@ -122,6 +122,6 @@ async function refusedCopy(t: Test, url: string, message: RegExp): Promise<void>
   const ingest = createIngest({ ...quick, pageSize: 5, store, upstreams: [url], follow: false, failFast: true })
   t.teardown(() => ingest.stop())
   await ingest.start()
-  await t.rejects(Promise.race([ingest.done, stillRunningAfter(120_000)]), { code: 'UPSTREAM_BAD_RESPONSE', message })
+  await t.rejects(Promise.race([ingest.done, stillRunningAfter(300_000)]), { code: 'UPSTREAM_BAD_RESPONSE', message })
   t.equal(ingest.status().upstreams[0]?.state, 'demoted')
 }

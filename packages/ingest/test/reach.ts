@@ -120,7 +120,7 @@ t.test(
     }
     const wanted: Wanted = new Map()
     want(wanted, 0, cut.get(0)!)
-    await t.rejects(Promise.race([reach(ctx, wanted), stillRunningAfter(120_000)]), {
+    await t.rejects(Promise.race([reach(ctx, wanted), stillRunningAfter(300_000)]), {
       code: 'UPSTREAM_BAD_RESPONSE',
       message: /cursors of its own pages/,
     })

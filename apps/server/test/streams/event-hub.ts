@@ -59,7 +59,7 @@ async function hubServer(
   return { url, writes }
 }
 
-async function until(condition: () => boolean, timeoutMs = 120_000): Promise<void> {
+async function until(condition: () => boolean, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time')

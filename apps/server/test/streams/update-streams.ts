@@ -26,7 +26,7 @@ function subscribe(url: string): Promise<Subscriber> {
   })
 }
 
-async function until(condition: () => boolean, timeoutMs = 120_000): Promise<void> {
+async function until(condition: () => boolean, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time')

@@ -83,7 +83,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
         const connection = await rawConnection(server.port)
         connection.trickle(parts(base), intervalMs)
         // Every exchange ends: answered and closed, or cut by a timeout (a second here, later on a busy machine).
-        await Promise.race([connection.closed, delay(120_000, undefined, { ref: false })])
+        await Promise.race([connection.closed, delay(300_000, undefined, { ref: false })])
         connection.socket.destroy()
         const received = connection.received()
         const statuses = [...received.matchAll(/^HTTP\/1\.[01] (\d{3}) /gm)].map((match) => Number(match[1]))
