@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { createIngest } from '../src/index.js'
@@ -84,6 +86,33 @@ t.test("a block created after this node's clock is refused for now, its upstream
   t.ok((ingest.status().refusals.get('BLOCK_IN_THE_FUTURE') ?? 0) >= 1)
   now = Number.MAX_SAFE_INTEGER
   t.ok(await eventually(() => JSON.stringify(cutOf(store)) === JSON.stringify(cutOf(source))), 'caught up once the clock passed them')
+})
+
+t.test('blocks the upstream writes into a window after its page was read are copied, orphans included', async (t) => {
+  const source = await filledStore(t, 300, { seed: 'moving' })
+  const upstream = await serveContract(t, source)
+  // The lowest chain: its page of the window above its head ends inside the window.
+  const [lowest, head] = [...source.cut()].sort(([, a], [, b]) => a.height - b.height)[0]!
+  let grown: Promise<unknown> | undefined
+  upstream.intercept = async (req, res) => {
+    if (grown !== undefined) {
+      // Every request after that page sees the upstream grown: the order is the test's, not the machine's.
+      await grown
+      return false
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const [min, max] = [Number(url.searchParams.get('minheight')), Number(url.searchParams.get('maxheight'))]
+    if (!url.pathname.endsWith(`/chain/${lowest}/block`) || !(min <= head.height + 1 && head.height + 1 <= max)) return false
+    // Answered as the upstream stands; then it grows, every block with a losing sibling.
+    grown = once(res, 'finish').then(() => fill(source, { blocks: 100, forkRate: 1, seed: 'moving-on' }))
+    return false
+  }
+  const store = await followerStore(t)
+  const ingest = createIngest({ ...quick, windowBlocks: 60, store, upstreams: [upstream.url], follow: false })
+  await ingest.start()
+  await ingest.done
+  t.ok(grown, `the upstream grew after the page of chain ${lowest} above height ${head.height} was read`)
+  t.same(await storedHashes(store), await storedHashes(source), 'every block, orphans included')
 })
 
 // A cursor in the query of a GET block page.
