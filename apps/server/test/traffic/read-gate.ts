@@ -28,14 +28,20 @@ t.test('while ingest is behind at most the given number of requests run at once;
   t.teardown(() => ingest.stop())
   await ingest.start()
 
+  // Each request is held inside the gate until the test lets the burst go, so that what runs at once
+  // is counted while all of them wait, however slowly a busy machine sends them.
   const app = new Koa()
   let running = 0
   let most = 0
+  let letGo = (): void => {}
+  let held = new Promise<void>((resolve) => {
+    letGo = resolve
+  })
   app.use(readGate(ingest, 3, (path) => path === '/stream'))
   app.use(async (ctx) => {
     running += 1
     most = Math.max(most, running)
-    await new Promise((resolve) => setTimeout(resolve, 40))
+    await held
     running -= 1
     ctx.body = 'ok'
   })
@@ -43,17 +49,27 @@ t.test('while ingest is behind at most the given number of requests run at once;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => server.close())
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const burst = async (path: string): Promise<number> => {
+  // Sends ten requests, waits until `expected` run at once (and a moment more, for any past it),
+  // then lets them all go and answers the most that ran at once.
+  const burst = async (path: string, expected: number): Promise<number> => {
     most = 0
-    await Promise.all(Array.from({ length: 10 }, () => fetch(`${url}${path}`).then((response) => response.text())))
+    held = new Promise<void>((resolve) => {
+      letGo = resolve
+    })
+    const answers = Promise.all(Array.from({ length: 10 }, () => fetch(`${url}${path}`).then((response) => response.text())))
+    await until(() => running >= expected)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    letGo()
+    await answers
     return most
   }
 
   t.equal(ingest.status().phase, 'copying')
-  t.equal(await burst('/chain/0.0/development/cut'), 3, 'three at once while copying')
-  t.equal(await burst('/stream'), 10, 'event streams are never held')
+  t.equal(await burst('/chain/0.0/development/cut', 3), 3, 'three at once while copying')
+  t.equal(await burst('/stream', 10), 10, 'event streams are never held')
   slow = false
   t.ok(await until(() => ingest.status().ready && ingest.status().phase === 'following'), 'caught up')
+  // Past the gate's reading of ingest's state (100 ms) taken while it was behind.
   await new Promise((resolve) => setTimeout(resolve, 150))
-  t.equal(await burst('/chain/0.0/development/cut'), 10, 'all at once when caught up')
+  t.equal(await burst('/chain/0.0/development/cut', 10), 10, 'all at once when caught up')
 })
