@@ -26,6 +26,8 @@ export interface TapReport {
   readonly packages: number
   readonly failures: readonly TapFailure[]
   readonly files: readonly TapFileTime[]
+  /** Tasks turbo saw fail (`@weft/store#test`), with or without a failed assertion: a package below its coverage bar fails with none. */
+  readonly failedTasks: readonly string[]
 }
 
 const taskLine = /^(@[\w.-]+\/[\w.-]+|[\w.-]+):test: ?(.*)$/
@@ -34,6 +36,8 @@ const resultLine = /^(not )?ok \d+ - (.*?)(?: # (?:time=([\d.]+)ms|SKIP.*|TODO.*
 const countLine = /^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/
 // In the YAML under tap's `timeout!`: the file (or `TAP`, inside a file) whose time ran out.
 const expiredLine = /^expired: (.*)$/
+// Turbo's own line for a task whose command failed: `ERROR` when it stops there, `WARNING` with --continue.
+const failedTaskLine = /^(\S+#\S+):\s+(?:WARNING\s+command finished with error|ERROR\s+command\b)/
 
 /** Reads turbo's output of test tasks; lines of other tasks are passed over. */
 export function readTapOutput(text: string): TapReport {
@@ -45,7 +49,10 @@ export function readTapOutput(text: string): TapReport {
   const files: TapFileTime[] = []
   // Per package: the subtest names open at each depth (four spaces a depth).
   const open = new Map<string, string[]>()
+  const failedTasks = new Set<string>()
   for (const raw of text.split('\n')) {
+    const failedTask = failedTaskLine.exec(raw)
+    if (failedTask !== null) failedTasks.add(failedTask[1] as string)
     const task = taskLine.exec(raw)
     if (task === null) continue
     const pkg = task[1] as string
@@ -84,7 +91,7 @@ export function readTapOutput(text: string): TapReport {
     failures.push({ pkg, path: [...stack.slice(0, depth), name] })
   }
   files.sort((a, b) => b.ms - a.ms)
-  return { total, pass, fail, packages, failures, files }
+  return { total, pass, fail, packages, failures, files, failedTasks: [...failedTasks] }
 }
 
 /** The report as lines of text: counts, failures, the `slowest` slowest files. */
@@ -92,6 +99,8 @@ export function formatTapReport(report: TapReport, slowest = 5): string[] {
   const lines = [`${report.pass} passed, ${report.fail} failed, ${report.total} in all (${report.packages} packages)`]
   if (report.failures.length > 0) lines.push('failed:')
   for (const failure of report.failures) lines.push(`  ${failure.pkg} ${failure.path.join(' > ')}`)
+  if (report.failedTasks.length > 0) lines.push('failed tasks (a coverage bar missed or a crash shows in the log, not above):')
+  for (const task of report.failedTasks) lines.push(`  ${task}`)
   if (report.files.length > 0) lines.push('slowest files:')
   for (const file of report.files.slice(0, slowest)) lines.push(`  ${(file.ms / 1000).toFixed(1)} s ${file.pkg} ${file.file}`)
   return lines

@@ -33,11 +33,16 @@ const output = [
   '@weft/traversal:test:   ...',
   '@weft/traversal:test: # { total: 3, pass: 2, fail: 1 }',
   '@weft/devnet:test: # { total: 3, pass: 1, fail: 1, skip: 1 }',
+  '@weft/devnet#test:  WARNING  command finished with error, but continuing...',
+  '@weft/store:test: # { total: 2, pass: 2 }',
+  '@weft/store:test: ERROR: Coverage for branches (96.66%) does not meet threshold (100%)',
+  '@weft/store#test:  WARNING  command finished with error, but continuing...',
+  '@weft/traversal#test:  ERROR  command (/repo/packages/traversal) /usr/bin/pnpm run test exited (1)',
   ' Tasks:    2 successful, 4 total',
 ].join('\n')
 
 t.test('the counts are summed over the packages', async (t) => {
-  t.match(readTapOutput(output), { total: 6, pass: 3, fail: 2, packages: 2 })
+  t.match(readTapOutput(output), { total: 8, pass: 5, fail: 2, packages: 3 })
 })
 
 t.test('each failed assertion is named by its package, file and subtests; a file tap ended, by its file', async (t) => {
@@ -45,6 +50,10 @@ t.test('each failed assertion is named by its package, file and subtests; a file
     { pkg: '@weft/devnet', path: ['test/producer.ts', 'live, every chain advances', 'heights 4 4 4 3'] },
     { pkg: '@weft/traversal', path: ['test/branch.ts', 'timeout!'] },
   ])
+})
+
+t.test('every task turbo saw fail is named, one with no failed assertion too (a coverage bar missed)', async (t) => {
+  t.same(readTapOutput(output).failedTasks, ['@weft/devnet#test', '@weft/store#test', '@weft/traversal#test'])
 })
 
 t.test('files come slowest first, with their package', async (t) => {
@@ -57,10 +66,14 @@ t.test('files come slowest first, with their package', async (t) => {
 
 t.test('the report says the counts, then the failures, then the slowest files', async (t) => {
   t.same(formatTapReport(readTapOutput(output), 2), [
-    '3 passed, 2 failed, 6 in all (2 packages)',
+    '5 passed, 2 failed, 8 in all (3 packages)',
     'failed:',
     '  @weft/devnet test/producer.ts > live, every chain advances > heights 4 4 4 3',
     '  @weft/traversal test/branch.ts > timeout!',
+    'failed tasks (a coverage bar missed or a crash shows in the log, not above):',
+    '  @weft/devnet#test',
+    '  @weft/store#test',
+    '  @weft/traversal#test',
     'slowest files:',
     '  52.6 s @weft/traversal test/branch.ts',
     '  47.3 s @weft/devnet test/producer.ts',
