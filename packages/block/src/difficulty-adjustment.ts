@@ -1,7 +1,7 @@
+import { MAX_U256 } from '@weft/hash-text'
 import type { Header } from './header.js'
 import { isBefore, type NetworkRules } from './network-rules.js'
 import { genesisHeight, getNetwork, type Network } from './networks.js'
-import { MAX_U256 } from './u256.js'
 
 // Release 3.2's `powTarget` and `epochStart` (src/Chainweb/BlockHeader/Internal.hs) with `adjust`
 // and `legacyAdjust` (src/Chainweb/Difficulty.hs), in exact integer arithmetic. A new block's

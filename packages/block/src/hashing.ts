@@ -1,10 +1,9 @@
-import { encodeHash } from '@weft/hash-text'
+import { encodeHash, encodeU256, MAX_U256 } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
 import type { Header } from './header.js'
 import { encodeHeader } from './header-binary.js'
 import { digest, innerHash, leafHash, merkleRootOfHashes, tagged } from './merkle.js'
 import { getNetwork } from './networks.js'
-import { encodeU256, MAX_U256 } from './u256.js'
 
 function u64(n: bigint): Buffer {
   const b = Buffer.allocUnsafe(8)

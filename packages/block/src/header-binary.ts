@@ -1,8 +1,8 @@
+import { decodeU256, encodeU256, MAX_U256 } from '@weft/hash-text'
 import type { NetworkName } from '@weft/types'
 import { InvalidEncodingError } from './errors.js'
 import type { Header } from './header.js'
 import { getNetwork, networkOfVersionCode } from './networks.js'
-import { decodeU256, encodeU256 } from './u256.js'
 
 const U64_MAX = 0xffffffffffffffffn
 
@@ -13,6 +13,11 @@ export function headerByteLength(adjacentCount: number): number {
 
 function checkU64(name: string, n: bigint): void {
   if (n < 0n || n > U64_MAX) throw new InvalidEncodingError(`Expected ${name} to be a u64, received ${n}`)
+}
+
+// Checked here, not left to encodeU256: a header out of range is this codec's INVALID_ENCODING.
+function checkU256(name: string, n: bigint): void {
+  if (n < 0n || n > MAX_U256) throw new InvalidEncodingError(`Expected ${name} to be a u256, received ${n}`)
 }
 
 function checkHash(name: string, b: Uint8Array): void {
@@ -28,6 +33,8 @@ function checkInteger(name: string, n: number, min: number, max: number): void {
 export function encodeHeader(h: Header): Buffer {
   checkU64('featureFlags', h.featureFlags)
   checkU64('nonce', h.nonce)
+  checkU256('target', h.target)
+  checkU256('weight', h.weight)
   checkInteger('creationTime', h.creationTime, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)
   checkInteger('epochStart', h.epochStart, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)
   checkInteger('chainId', h.chainId, 0, 0xffffffff)

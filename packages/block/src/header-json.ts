@@ -1,10 +1,9 @@
 import { isAscii } from 'node:buffer'
-import { decodeHash, encodeHash } from '@weft/hash-text'
+import { decodeHash, decodeU256, encodeHash, encodeU256 } from '@weft/hash-text'
 import type { BlockHeader, ChainwebBlockHeader, NetworkName, Profile } from '@weft/types'
 import { InvalidEncodingError } from './errors.js'
 import type { Header } from './header.js'
 import { getNetwork } from './networks.js'
-import { decodeU256, encodeU256 } from './u256.js'
 
 /** A header JSON object in either profile. */
 export type AnyHeaderJson = BlockHeader | ChainwebBlockHeader

@@ -1,3 +1,5 @@
+// The u256 codec lives in @weft/hash-text (the light client needs it without the block model); re-exported for the model's users.
+export { decodeU256, encodeU256, MAX_U256 } from '@weft/hash-text'
 export { blockFromJson, blockFromJsonText, blockToJson, blockToJsonText, payloadToJsonText } from './block-json.js'
 export { type BlockWork, checkBlockWork, checkHeaderWork, type WorkViolation } from './block-work.js'
 export {
@@ -90,5 +92,4 @@ export {
   TWENTY_CHAIN_GRAPH,
 } from './networks.js'
 export { networkOpening } from './opening.js'
-export { decodeU256, encodeU256, MAX_U256 } from './u256.js'
 export { type AdjacentParents, braidingViolations, type ValidationContext, validateBlock, validateHeader } from './validate.js'

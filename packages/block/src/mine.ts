@@ -1,4 +1,4 @@
-import { encodeHash } from '@weft/hash-text'
+import { encodeHash, encodeU256 } from '@weft/hash-text'
 import type { PayloadWithOutputs } from '@weft/types'
 import { expectedEpochStart, expectedTarget } from './difficulty-adjustment.js'
 import { childForkState, forkNumberOf } from './fork-state.js'
@@ -7,7 +7,6 @@ import type { Header } from './header.js'
 import { encodeHeader } from './header-binary.js'
 import { digest } from './merkle.js'
 import { getNetwork } from './networks.js'
-import { encodeU256 } from './u256.js'
 
 // The binary header ends with epochStart, nonce, hash: the nonce is 40 bytes from the end.
 const NONCE_FROM_END = 40

@@ -11,3 +11,11 @@ export class InvalidHashError extends WeftError {
     )
   }
 }
+
+/** A number outside the u256 range, or bytes that are not the 32 of one. */
+export class InvalidU256Error extends WeftError {
+  static override readonly codes = ['INVALID_U256'] as const
+  constructor(message: string, options?: ErrorOptions) {
+    super('INVALID_U256', message, options)
+  }
+}
