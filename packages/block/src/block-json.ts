@@ -1,7 +1,8 @@
+import { parseJsonExact } from '@weft/api'
 import type { ChainwebFullBlock, FullBlock, Profile } from '@weft/types'
 import { InvalidEncodingError } from './errors.js'
 import type { Block } from './header.js'
-import { headerFromJson, headerToJson, headerToJsonText, parseJsonExact } from './header-json.js'
+import { headerFromJson, headerToJson, headerToJsonText } from './header-json.js'
 
 /** A block from its full-block JSON object in either profile. The payload object is kept as given. */
 export function blockFromJson(o: FullBlock | ChainwebFullBlock): Block {

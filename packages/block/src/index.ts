@@ -1,3 +1,5 @@
+// The exact-JSON rule of featureFlags lives in @weft/api (the light client reads with it); re-exported for the model's users.
+export { parseJsonExact, stringifyJsonExact } from '@weft/api'
 // The u256 codec lives in @weft/hash-text (the light client needs it without the block model); re-exported for the model's users.
 export { decodeU256, encodeU256, MAX_U256 } from '@weft/hash-text'
 export { blockFromJson, blockFromJsonText, blockToJson, blockToJsonText, payloadToJsonText } from './block-json.js'
@@ -63,8 +65,6 @@ export {
   headerJsonForProfile,
   headerToJson,
   headerToJsonText,
-  parseJsonExact,
-  stringifyJsonExact,
 } from './header-json.js'
 export { isGenesisHeader } from './header-rules.js'
 export {
