@@ -70,7 +70,7 @@ t.test('an upstream answering 429 with Retry-After is left alone that long', asy
   t.ok(refusedAt > 0 && after.length > 0, 'one request was refused, later ones came')
   t.ok(after[0]!.at - refusedAt >= 990, `the next request came ${after[0]!.at - refusedAt} ms after the 429`)
   t.match(
-    log.lines.find((line) => line.code === 'UPSTREAM_HTTP_ERROR'),
+    log.lines.find((line) => line.code === 'HTTP_ERROR'),
     { level: 40, upstream: proxy.url, delayMs: 1000, reason: /429/, nextAttempt: String },
     'a warn line says how long it waits',
   )

@@ -23,10 +23,12 @@ export function isNoMatch(error: unknown): boolean {
  * The cursor of the page after `page`, or undefined when `page` is the last. More follows a page
  * whose `next` is `inclusive:<first block not returned>`; the last page's is `null` (spec profile)
  * or, on GET block in the chainweb profile, `exclusive:<its last block>`, whose page would be empty
- * (until blocks are added: a caller that polls may keep it). An empty page ends the walk too.
+ * (until blocks are added: a caller that polls may keep it). An empty page with an `inclusive:` cursor
+ * breaks the contract (while more match, a page has blocks): its cursor is followed, and a walk that
+ * goes round is caught by whoever follows it.
  */
 export function followingCursor(page: PageLike): string | undefined {
-  return page.items.length > 0 && page.next?.startsWith('inclusive:') === true ? page.next : undefined
+  return page.next?.startsWith('inclusive:') === true ? page.next : undefined
 }
 
 /**

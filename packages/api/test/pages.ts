@@ -3,11 +3,12 @@ import { emptyPage, followingCursor, followPages, InvalidResponseError, isNoMatc
 
 const page = (items: number, next: string | null): PageLike => ({ items: Array.from({ length: items }, (_, i) => i), next })
 
-t.test('more follows a page whose next is inclusive; null, exclusive and an empty page end the walk', async (t) => {
+t.test('more follows a page whose next is inclusive; null and exclusive end the walk', async (t) => {
   t.equal(followingCursor(page(2, 'inclusive:b')), 'inclusive:b')
   t.equal(followingCursor(page(2, null)), undefined, "the spec profile's last page")
   t.equal(followingCursor(page(2, 'exclusive:a')), undefined, "chainweb's last page of GET block")
-  t.equal(followingCursor(page(0, 'inclusive:b')), undefined, 'an empty page')
+  t.equal(followingCursor(page(0, null)), undefined, 'the empty page of no match')
+  t.equal(followingCursor(page(0, 'inclusive:b')), 'inclusive:b', 'an empty page that names more is followed (it breaks the contract)')
 })
 
 t.test('pages are followed by their cursors from the start given', async (t) => {

@@ -1,6 +1,6 @@
+import { WeftHttpError } from '@weft/api'
 import { allChains, chainsAt, genesisHeight } from '@weft/block'
 import type { IngestContext } from './context.js'
-import { UpstreamHttpError } from './errors.js'
 import type { ServedBlock } from './served-blocks.js'
 import { cursorRefused, type FetchedPage, followCursor } from './upstream-api.js'
 import type { UpstreamEntry } from './upstream-entry.js'
@@ -73,7 +73,7 @@ async function chainPages(ctx: IngestContext, chain: number, window: Window): Pr
             const page = await api.blockPage(chain, { ...query, next }, ctx.signal)
             return { page: { ...page, next: followCursor(followed, page.next, entry.url) }, entry }
           } catch (error) {
-            if (next === undefined || !(error instanceof UpstreamHttpError) || error.status !== 404) throw error
+            if (next === undefined || !(error instanceof WeftHttpError) || error.status !== 404) throw error
             // After a failover the cursor may name a block the new upstream does not hold: start
             // over, once per upstream; refusing again is refusing the cursors of its own pages.
             if (restarted.has(entry)) throw cursorRefused(entry.url, next, error)

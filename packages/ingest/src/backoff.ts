@@ -1,4 +1,4 @@
-import { IngestStoppedError, UpstreamHttpError, UpstreamUnreachableError } from './errors.js'
+import { IngestStoppedError } from './errors.js'
 
 /** How long to wait between attempts: `baseMs`, doubling per consecutive failure, up to `maxMs`. */
 export interface BackoffOptions {
@@ -26,12 +26,6 @@ const maxRetryAfterMs = 3_600_000
  */
 export function attemptDelay(failures: number, retryAfterMs: number | undefined, options: BackoffOptions, random: number): number {
   return Math.max(Math.min(retryAfterMs ?? 0, maxRetryAfterMs), backoffDelay(failures, options, random))
-}
-
-/** Whether a failure is worth another attempt: no answer, a 5xx, or 429 (too many requests). */
-export function isTransient(error: unknown): error is UpstreamUnreachableError | UpstreamHttpError {
-  if (error instanceof UpstreamUnreachableError) return true
-  return error instanceof UpstreamHttpError && (error.status >= 500 || error.status === 429)
 }
 
 /** Resolves after `ms`, or rejects with `IngestStoppedError` as soon as `signal` aborts. */

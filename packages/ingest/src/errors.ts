@@ -4,39 +4,10 @@ import { WeftError } from '@weft/errors'
 export abstract class IngestError extends WeftError {}
 
 /**
- * An upstream answered with a status outside 2xx. `serverCode` is the cause it named (a spec-profile
- * problem's `code`, `KEY_NOT_FOUND` for chainweb's key-reason body), else `HTTP_<status>`;
- * `retryAfterMs` is its `Retry-After`, when it sent one.
+ * An upstream answered 2xx with something ingest cannot use: a block that does not decode, a cut of
+ * other chains or heads, a cursor followed before, ancestry it does not serve. (What is not the wire's
+ * shape at all is `@weft/api`'s `InvalidResponseError`.)
  */
-export class UpstreamHttpError extends IngestError {
-  static override readonly codes = ['UPSTREAM_HTTP_ERROR'] as const
-  readonly status: number
-  readonly url: string
-  readonly serverCode: string
-  readonly retryAfterMs: number | undefined
-  constructor(method: string, url: string, status: number, serverCode: string, retryAfterMs: number | undefined, detail: string) {
-    super(
-      'UPSTREAM_HTTP_ERROR',
-      `Expected a 2xx answer to ${method} ${url}, received ${status} (${serverCode})${detail ? `: ${detail}` : ''}`,
-    )
-    this.status = status
-    this.url = url
-    this.serverCode = serverCode
-    this.retryAfterMs = retryAfterMs
-  }
-}
-
-/** An upstream gave no answer: connection refused or reset, or no byte within the timeout. */
-export class UpstreamUnreachableError extends IngestError {
-  static override readonly codes = ['UPSTREAM_UNREACHABLE'] as const
-  readonly url: string
-  constructor(url: string, reason: string, options?: ErrorOptions) {
-    super('UPSTREAM_UNREACHABLE', `Expected an answer from ${url}, received none: ${reason}`, options)
-    this.url = url
-  }
-}
-
-/** An upstream answered 2xx with a body ingest cannot use: not JSON, not the contract's shape, or a block it cannot decode. */
 export class UpstreamResponseError extends IngestError {
   static override readonly codes = ['UPSTREAM_BAD_RESPONSE'] as const
   constructor(detail: string, options?: ErrorOptions) {

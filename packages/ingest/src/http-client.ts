@@ -1,22 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { IngestStoppedError, UpstreamHttpError, UpstreamUnreachableError } from './errors.js'
-
-/** A whole answer: status, headers and body bytes. */
-export interface HttpAnswer {
-  readonly status: number
-  readonly headers: IncomingHttpHeaders
-  readonly body: Buffer
-}
-
-/** One request: method, JSON body text, Accept, and the signal that cancels it. */
-export interface HttpRequest {
-  readonly method?: 'GET' | 'POST'
-  /** JSON text; sent with `content-type: application/json`. */
-  readonly body?: string
-  readonly accept?: string
-  readonly signal?: AbortSignal | undefined
-}
+import { type HeaderReader, httpErrorOf, type Send, WeftNetworkError, type WireAnswer, type WireRequest } from '@weft/api'
+import { IngestStoppedError } from './errors.js'
 
 /** How the client connects. */
 export interface HttpClientOptions {
@@ -27,9 +12,12 @@ export interface HttpClientOptions {
 }
 
 /**
- * Requests to upstreams over `node:http` (or `node:https`) with keep-alive agents. Measured against
- * `fetch` on 700 KB pages over loopback (`pnpm bench` in this package): about 1.5 times the
- * requests per second for about 60% of the client's CPU per request, which is what backfill spends.
+ * Ingest's transport of `@weft/api`: requests to upstreams over `node:http` (or `node:https`) with
+ * keep-alive agents. Measured against `fetch` on 700 KB pages over loopback (`pnpm bench` in this
+ * package): about 1.5 times the requests per second for about 60% of the client's CPU per request,
+ * which is what backfill spends. Failures are `@weft/api`'s: `WeftHttpError` for a status outside
+ * 2xx, `WeftNetworkError` for no answer (or no byte within the timeout); a request cancelled by its
+ * signal is `IngestStoppedError`.
  */
 export class HttpClient {
   readonly #options: HttpClientOptions
@@ -42,34 +30,32 @@ export class HttpClient {
     this.#https = new HttpsAgent({ keepAlive: true, maxSockets: options.maxSockets })
   }
 
-  /** Sends a request and reads the whole answer; any status. No answer is `UpstreamUnreachableError`, a cancel `IngestStoppedError`. */
-  send(url: string, init: HttpRequest = {}): Promise<HttpAnswer> {
-    return new Promise((resolve, reject) => {
-      const req = this.#request(url, init, (res) => {
+  /** Sends a request and reads the whole answer: `@weft/api`'s `Send`. */
+  readonly send: Send = (request) =>
+    new Promise<WireAnswer>((resolve, reject) => {
+      const req = this.#request(request, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
-        res.on('error', (error) => reject(failure(url, error, init.signal)))
+        res.on('end', () => {
+          const status = res.statusCode ?? 0
+          const header = headerReader(res.headers)
+          const body = Buffer.concat(chunks)
+          if (status >= 200 && status < 300) resolve({ status, header, body })
+          else reject(httpErrorOf(request.method ?? 'GET', request.url, status, header, body))
+        })
+        res.on('error', (error) => reject(failure(request, error)))
       })
-      req.on('error', (error) => reject(failure(url, error, init.signal)))
-      req.end(init.body)
+      req.on('error', (error) => reject(failure(request, error)))
+      req.end(request.body)
     })
-  }
-
-  /** Sends a request and answers its body when the status is 2xx; throws `UpstreamHttpError` otherwise. */
-  async ok(url: string, init: HttpRequest = {}): Promise<HttpAnswer> {
-    const answer = await this.send(url, init)
-    if (answer.status >= 200 && answer.status < 300) return answer
-    throw httpError(init.method ?? 'GET', url, answer)
-  }
 
   /**
    * Opens a streaming GET: resolves with the response once a 2xx status arrived (its body unread),
-   * throws `UpstreamHttpError` for another status. The idle timeout stays the caller's business.
+   * throws `WeftHttpError` for another status. The idle timeout stays the caller's business.
    */
-  stream(url: string, init: HttpRequest = {}): Promise<IncomingMessage> {
+  stream(request: WireRequest): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = this.#request(url, init, (res) => {
+      const req = this.#request(request, (res) => {
         const status = res.statusCode ?? 0
         if (status >= 200 && status < 300) {
           // From here on the caller watches the body; the request-level timeout no longer applies.
@@ -79,10 +65,10 @@ export class HttpClient {
         }
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => reject(httpError('GET', url, { status, headers: res.headers, body: Buffer.concat(chunks) })))
-        res.on('error', (error) => reject(failure(url, error, init.signal)))
+        res.on('end', () => reject(httpErrorOf('GET', request.url, status, headerReader(res.headers), Buffer.concat(chunks))))
+        res.on('error', (error) => reject(failure(request, error)))
       })
-      req.on('error', (error) => reject(failure(url, error, init.signal)))
+      req.on('error', (error) => reject(failure(request, error)))
       req.end()
     })
   }
@@ -93,16 +79,16 @@ export class HttpClient {
     this.#https.destroy()
   }
 
-  #request(url: string, init: HttpRequest, onResponse: (res: IncomingMessage) => void) {
-    const secure = url.startsWith('https:')
-    const headers: Record<string, string> = { accept: init.accept ?? 'application/json' }
-    if (init.body !== undefined) {
+  #request(request: WireRequest, onResponse: (res: IncomingMessage) => void) {
+    const secure = request.url.startsWith('https:')
+    const headers: Record<string, string> = { accept: request.accept ?? 'application/json' }
+    if (request.body !== undefined) {
       headers['content-type'] = 'application/json'
-      headers['content-length'] = String(Buffer.byteLength(init.body))
+      headers['content-length'] = String(Buffer.byteLength(request.body))
     }
-    const options: RequestOptions = { method: init.method ?? 'GET', headers, agent: secure ? this.#https : this.#http }
-    if (init.signal !== undefined) options.signal = init.signal
-    const req = (secure ? httpsRequest : httpRequest)(url, options, onResponse)
+    const options: RequestOptions = { method: request.method ?? 'GET', headers, agent: secure ? this.#https : this.#http }
+    if (request.signal !== undefined) options.signal = request.signal
+    const req = (secure ? httpsRequest : httpRequest)(request.url, options, onResponse)
     req.setTimeout(this.#options.timeoutMs, () => req.destroy(new TimeoutError(this.#options.timeoutMs)))
     return req
   }
@@ -114,44 +100,15 @@ class TimeoutError extends Error {
   }
 }
 
-// A failed request: cancelled by the caller, or no answer (the socket error's code says why).
-function failure(url: string, error: Error, signal: AbortSignal | undefined): Error {
-  if (signal?.aborted) return new IngestStoppedError()
-  const code = (error as { code?: unknown }).code
-  const reason = error instanceof TimeoutError ? error.message : typeof code === 'string' ? `${code} (${error.message})` : error.message
-  return new UpstreamUnreachableError(url, reason, { cause: error })
-}
-
-/** The `UpstreamHttpError` of a non-2xx answer: the cause the server named, and its Retry-After. */
-export function httpError(method: string, url: string, answer: HttpAnswer): UpstreamHttpError {
-  const text = answer.body.toString('utf8')
-  return new UpstreamHttpError(
-    method,
-    url,
-    answer.status,
-    serverCodeOf(answer.status, text),
-    retryAfterMs(answer.headers['retry-after']),
-    text.length > 200 ? `${text.slice(0, 200)}...` : text,
-  )
-}
-
-// A spec-profile problem names its `code`; chainweb's unknown keys are {"key","reason":"key not found"}.
-function serverCodeOf(status: number, text: string): string {
-  try {
-    const body = JSON.parse(text) as { code?: unknown; reason?: unknown }
-    if (typeof body.code === 'string') return body.code
-    if (body.reason === 'key not found') return 'KEY_NOT_FOUND'
-  } catch {
-    // Not JSON: plain text (chainweb) or nothing.
+function headerReader(headers: IncomingHttpHeaders): HeaderReader {
+  return (name) => {
+    const value = headers[name]
+    return Array.isArray(value) ? value[0] : value
   }
-  return `HTTP_${status}`
 }
 
-/** Milliseconds a `Retry-After` value asks to wait: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const text = (Array.isArray(value) ? value[0] : value)?.trim()
-  if (text === undefined || text === '') return undefined
-  if (/^\d+$/.test(text)) return Number(text) * 1000
-  const date = Date.parse(text)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+// A failed request: cancelled by the caller, or no answer (the socket error's code says why).
+function failure(request: WireRequest, error: Error): Error {
+  if (request.signal?.aborted) return new IngestStoppedError()
+  return new WeftNetworkError(request.url, { cause: error })
 }

@@ -1,15 +1,6 @@
-export { backoffDelay, isTransient } from './backoff.js'
-export {
-  IngestError,
-  IngestStoppedError,
-  InvalidIngestOptionError,
-  UpstreamHttpError,
-  UpstreamRefusedError,
-  UpstreamResponseError,
-  UpstreamUnreachableError,
-} from './errors.js'
-export { EventStreamParser, type EventStreamParserOptions, type ServerSentEvent } from './event-stream.js'
-export { HttpClient, type HttpClientOptions, retryAfterMs } from './http-client.js'
+export { backoffDelay } from './backoff.js'
+export { IngestError, IngestStoppedError, InvalidIngestOptionError, UpstreamRefusedError, UpstreamResponseError } from './errors.js'
+export { HttpClient, type HttpClientOptions } from './http-client.js'
 export { createIngest, type Ingest } from './ingest.js'
 export { type IngestLogger, silentLogger } from './logger.js'
 export type { IngestEvent, IngestOptions } from './options.js'

@@ -1,7 +1,8 @@
+import { WeftHttpError } from '@weft/api'
 import { genesisHeight } from '@weft/block'
 import { hashMapKey } from '@weft/hash-text'
 import type { IngestContext } from './context.js'
-import { UpstreamHttpError, UpstreamResponseError } from './errors.js'
+import { UpstreamResponseError } from './errors.js'
 import { insertServed, type ServedBlock, type Written } from './served-blocks.js'
 import { cursorRefused, type FetchedPage, followCursor } from './upstream-api.js'
 import type { UpstreamEntry } from './upstream-entry.js'
@@ -147,7 +148,7 @@ async function fetchBranch(
               const page = await api.branchPage(chain, { ...bounds, upper: upper.map((target) => target.hash) }, query, ctx.signal)
               return { page: { ...page, next: followCursor(followed, page.next, entry.url) }, entry }
             } catch (error) {
-              if (!(error instanceof UpstreamHttpError) || error.status !== 404) throw error
+              if (!(error instanceof WeftHttpError) || error.status !== 404) throw error
               // An upper bound the upstream does not know.
               if (next === undefined) return 'unknown'
               // After a failover, a cursor it does not know: once per upstream.

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http'
+import { EventStreamParser, isTransient, type ServerSentEvent } from '@weft/api'
 import { decodeHash } from '@weft/hash-text'
-import { isTransient, pause } from './backoff.js'
+import { pause } from './backoff.js'
 import type { IngestContext } from './context.js'
 import { IngestStoppedError } from './errors.js'
-import { EventStreamParser, type ServerSentEvent } from './event-stream.js'
 import type { UpstreamEntry } from './upstream-entry.js'
 
 /** A block an upstream announced on its header update stream. */
@@ -94,7 +94,8 @@ export class UpdateStream {
       const started = Date.now()
       let read: StreamRead
       try {
-        const res = await this.#ctx.http.stream(entry.api!.headerUpdatesUrl, {
+        const res = await this.#ctx.http.stream({
+          url: entry.api!.headerUpdatesUrl,
           accept: 'text/event-stream',
           signal: AbortSignal.any([signal, local.signal]),
         })
@@ -185,8 +186,9 @@ export class UpdateStream {
 
   #announce(data: string, entry: UpstreamEntry): void {
     try {
-      entry.api!.checkUpdate(data)
-      const { header } = JSON.parse(data) as { header?: { chainId?: unknown; height?: unknown; hash?: unknown } }
+      const value = JSON.parse(data) as { header?: { chainId?: unknown; height?: unknown; hash?: unknown } }
+      entry.api!.checkUpdate(value)
+      const { header } = value
       const { chainId, height, hash } = header ?? {}
       if (typeof chainId !== 'number' || typeof height !== 'number' || typeof hash !== 'string')
         throw new Error('no chainId, height and hash')

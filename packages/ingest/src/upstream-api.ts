@@ -1,9 +1,21 @@
-import { type Block, blockFromJson, parseJsonExact } from '@weft/block'
+import {
+  type AnyBlockPage,
+  type ChainTarget,
+  chainPaths,
+  followingCursor,
+  type PageQuery,
+  type ReadOptions,
+  type ResponseChecker,
+  readBlockPage,
+  readBranchPage,
+  readCut,
+} from '@weft/api'
+import { responseChecker } from '@weft/api/check'
+import { type Block, blockFromJson } from '@weft/block'
 import { decodeHash, encodeHash } from '@weft/hash-text'
 import type { ChainwebFullBlock, FullBlock } from '@weft/types'
-import { UpstreamHttpError, UpstreamResponseError } from './errors.js'
-import type { HttpAnswer, HttpClient } from './http-client.js'
-import { type CheckedKind, checkResponse } from './response-checks.js'
+import { UpstreamResponseError } from './errors.js'
+import type { HttpClient } from './http-client.js'
 import type { UpstreamTarget } from './upstream-target.js'
 
 /** A head of an upstream's cut. */
@@ -14,14 +26,6 @@ export interface CutHead {
 
 /** An upstream's `/cut`: its head per chain. */
 export type UpstreamCut = ReadonlyMap<number, CutHead>
-
-/** Paging parameters of GET block and POST branch. */
-export interface PageQuery {
-  readonly minheight?: number | undefined
-  readonly maxheight?: number | undefined
-  readonly limit?: number | undefined
-  readonly next?: string | undefined
-}
 
 /** A page of full blocks, decoded; `next` is the cursor of the following page, undefined at the end. */
 export interface FetchedPage {
@@ -35,24 +39,27 @@ export interface BranchQuery {
   readonly upper: readonly Buffer[]
 }
 
-/** The endpoints of one upstream that ingest reads, decoded and (optionally) checked against the schemas. */
+/**
+ * The endpoints of one upstream that ingest reads: `@weft/api`'s reads over ingest's `node:http`
+ * transport, decoded into blocks and heads (and checked against the schemas when checks are on).
+ */
 export class UpstreamApi {
   readonly target: UpstreamTarget
   readonly #http: HttpClient
-  readonly #checked: boolean
+  readonly #chain: ChainTarget
+  readonly #checker: ResponseChecker | undefined
 
   constructor(target: UpstreamTarget, http: HttpClient, checked: boolean) {
     this.target = target
     this.#http = http
-    this.#checked = checked
+    this.#chain = { base: target.base, profile: target.profile }
+    this.#checker = checked ? responseChecker : undefined
   }
 
   /** `GET {base}/cut`, or the upstream's cut limited to a cut height with `maxheight`. */
   async cut(maxheight: number | undefined, signal: AbortSignal | undefined): Promise<UpstreamCut> {
-    const url = `${this.target.base}/cut${maxheight === undefined ? '' : `?maxheight=${maxheight}`}`
-    const text = (await this.#http.ok(url, { signal })).body.toString('utf8')
-    if (this.#checked) checkResponse('cut', text, `GET ${url}`)
-    const body = parse(text, url) as { hashes?: unknown }
+    const url = chainPaths.cut(this.target.base, maxheight)
+    const body = (await readCut(this.#http.send, this.#chain, maxheight, this.#options(signal))) as { hashes?: unknown }
     if (typeof body?.hashes !== 'object' || body.hashes === null)
       throw new UpstreamResponseError(`Expected GET ${url} to answer a cut with hashes`)
     const heads = new Map<number, CutHead>()
@@ -70,55 +77,46 @@ export class UpstreamApi {
 
   /** One page of `GET {base}/chain/{chain}/block`. */
   async blockPage(chain: number, query: PageQuery, signal: AbortSignal | undefined): Promise<FetchedPage> {
-    const url = `${this.target.base}/chain/${chain}/block${queryText(query)}`
-    return this.#page('GET', url, undefined, signal)
+    const page = await readBlockPage(this.#http.send, this.#chain, chain, query, this.#options(signal))
+    return decoded(page, `GET ${chainPaths.blockPage(this.target.base, chain, query)}`)
   }
 
   /** One page of `POST {base}/chain/{chain}/block/branch`. */
   async branchPage(chain: number, bounds: BranchQuery, query: PageQuery, signal: AbortSignal | undefined): Promise<FetchedPage> {
-    const url = `${this.target.base}/chain/${chain}/block/branch${queryText(query)}`
-    const body = JSON.stringify({ lower: bounds.lower.map(encodeHash), upper: bounds.upper.map(encodeHash) })
-    return this.#page('POST', url, body, signal)
+    const hashes = { lower: bounds.lower.map(encodeHash), upper: bounds.upper.map(encodeHash) }
+    const page = await readBranchPage(this.#http.send, this.#chain, chain, hashes, query, this.#options(signal))
+    return decoded(page, `POST ${chainPaths.branchPage(this.target.base, chain, query)}`)
   }
 
   /** Where the header update stream is. */
   get headerUpdatesUrl(): string {
-    return `${this.target.base}/header/updates`
+    return chainPaths.headerUpdates(this.target.base)
   }
 
-  /** Checks one update event's data against its schema, when checks are on. */
-  checkUpdate(data: string): void {
-    if (this.#checked) checkResponse(`${this.target.profile}-update`, data, `an update event of ${this.target.url}`)
+  /** Checks one update event's data (already parsed) against its schema, when checks are on. */
+  checkUpdate(value: unknown): void {
+    this.#checker?.check('update', this.target.profile, value, `an update event of ${this.target.url}`)
   }
 
-  async #page(method: 'GET' | 'POST', url: string, body: string | undefined, signal: AbortSignal | undefined): Promise<FetchedPage> {
-    let answer: HttpAnswer
-    try {
-      answer = await this.#http.ok(url, { method, signal, ...(body === undefined ? {} : { body }) })
-    } catch (error) {
-      // The spec profile answers a query that matches nothing with a 404 problem; chainweb with an empty page.
-      if (error instanceof UpstreamHttpError && error.serverCode === 'NO_MATCHING_BLOCKS') return { blocks: [], next: undefined }
-      throw error
-    }
-    if (this.#checked) checkResponse(`${this.target.profile}-page` as CheckedKind, answer.body.toString('utf8'), `${method} ${url}`)
-    const page = parseExact(answer.body, url) as { items?: unknown; next?: unknown }
-    if (!Array.isArray(page?.items)) throw new UpstreamResponseError(`Expected ${method} ${url} to answer a page with items, received none`)
-    let blocks: Block[]
-    try {
-      blocks = (page.items as Array<FullBlock | ChainwebFullBlock>).map(blockFromJson)
-    } catch (error) {
-      throw new UpstreamResponseError(
-        `Expected ${method} ${url} to answer full blocks, received one that does not decode: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      )
-    }
-    // More follows a page whose `next` starts a new one: `inclusive:`. The spec profile ends with
-    // null, chainweb's GET block with `exclusive:<last>`, whose page would be empty.
-    const next = typeof page.next === 'string' && page.next.startsWith('inclusive:') ? page.next : undefined
-    return { blocks, next }
+  #options(signal: AbortSignal | undefined): ReadOptions {
+    return { signal, checker: this.#checker }
   }
+}
+
+// The blocks of a page, and the cursor of the page after it (undefined at the end, whatever the profile).
+function decoded(page: AnyBlockPage, what: string): FetchedPage {
+  let blocks: Block[]
+  try {
+    blocks = (page.items as unknown as Array<FullBlock | ChainwebFullBlock>).map(blockFromJson)
+  } catch (error) {
+    throw new UpstreamResponseError(
+      `Expected ${what} to answer full blocks, received one that does not decode: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  return { blocks, next: followingCursor(page) }
 }
 
 /**
@@ -135,39 +133,11 @@ export function followCursor(followed: Set<string>, next: string | undefined, up
 }
 
 /** The bad response of an upstream that refused (404) a cursor again after the walk started over on it. */
-export function cursorRefused(upstream: string, next: string, cause: UpstreamHttpError): UpstreamResponseError {
+export function cursorRefused(upstream: string, next: string, cause: Error): UpstreamResponseError {
   return new UpstreamResponseError(
     `Expected ${upstream} to serve the cursors of its own pages, received 404 for ${next} after reading from the start again`,
     { cause },
   )
-}
-
-function queryText(query: PageQuery): string {
-  const parameters = new URLSearchParams()
-  if (query.limit !== undefined) parameters.set('limit', String(query.limit))
-  if (query.minheight !== undefined) parameters.set('minheight', String(query.minheight))
-  if (query.maxheight !== undefined) parameters.set('maxheight', String(query.maxheight))
-  if (query.next !== undefined) parameters.set('next', query.next)
-  const text = parameters.toString()
-  return text === '' ? '' : `?${text}`
-}
-
-function parse(text: string, url: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    throw new UpstreamResponseError(`Expected ${url} to answer JSON, received text that does not parse`, { cause: error })
-  }
-}
-
-// featureFlags may exceed 2^53 (release 3.2's fork votes), so pages are parsed exactly: from the
-// bytes, which costs less than decoding them to a string first (see parseJsonExact).
-function parseExact(body: Buffer, url: string): unknown {
-  try {
-    return parseJsonExact(body)
-  } catch (error) {
-    throw new UpstreamResponseError(`Expected ${url} to answer JSON, received text that does not parse`, { cause: error })
-  }
 }
 
 function hashOf(text: string, url: string): Buffer {

@@ -1,6 +1,7 @@
+import { InvalidResponseError, isTransient, WeftHttpError } from '@weft/api'
 import type { NetworkName, Profile } from '@weft/types'
-import { attemptDelay, type BackoffOptions, backoffDelay, isTransient, pause } from './backoff.js'
-import { IngestStoppedError, UpstreamHttpError, UpstreamRefusedError, UpstreamResponseError } from './errors.js'
+import { attemptDelay, type BackoffOptions, backoffDelay, pause } from './backoff.js'
+import { IngestStoppedError, UpstreamRefusedError, UpstreamResponseError } from './errors.js'
 import type { HttpClient } from './http-client.js'
 import type { IngestLogger } from './logger.js'
 import { UpstreamApi } from './upstream-api.js'
@@ -96,7 +97,8 @@ export class UpstreamPool {
           if (attempt >= this.#options.attempts) throw error
           continue
         }
-        if (error instanceof UpstreamResponseError || error instanceof UpstreamHttpError) this.demote(entry, error)
+        if (error instanceof UpstreamResponseError || error instanceof InvalidResponseError || error instanceof WeftHttpError)
+          this.demote(entry, error)
         throw error
       }
     }
@@ -114,7 +116,7 @@ export class UpstreamPool {
     entry.lastFailureAt = now
     entry.failures += 1
     entry.retries += 1
-    const retryAfter = error instanceof UpstreamHttpError ? error.retryAfterMs : undefined
+    const retryAfter = error instanceof WeftHttpError ? error.retryAfterMs : undefined
     const delay = attemptDelay(entry.failures, retryAfter, this.#options.backoff, this.#options.random())
     entry.nextAttemptAt = now + delay
     entry.lastError = failureOf(error, now)

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { backoffDelay, isTransient, pause } from '../src/backoff.js'
-import { IngestStoppedError, UpstreamHttpError, UpstreamResponseError, UpstreamUnreachableError } from '../src/errors.js'
+import { backoffDelay, pause } from '../src/backoff.js'
+import { IngestStoppedError } from '../src/errors.js'
 
 t.test('the backoff doubles per failure up to its cap, with jitter between half and all of the step', async (t) => {
   const options = { baseMs: 100, maxMs: 1000 }
@@ -10,17 +10,6 @@ t.test('the backoff doubles per failure up to its cap, with jitter between half 
   t.equal(backoffDelay(3, options, 1), 400)
   t.equal(backoffDelay(10, options, 1), 1000, 'capped')
   t.equal(backoffDelay(1e9, options, 0), 500, 'huge failure counts stay finite')
-})
-
-t.test('no answer, 5xx and 429 are worth another attempt; other answers are not', async (t) => {
-  const http = (status: number) => new UpstreamHttpError('GET', 'http://x/y', status, `HTTP_${status}`, undefined, '')
-  t.ok(isTransient(new UpstreamUnreachableError('http://x', 'ECONNREFUSED')))
-  t.ok(isTransient(http(500)))
-  t.ok(isTransient(http(503)))
-  t.ok(isTransient(http(429)))
-  t.notOk(isTransient(http(404)))
-  t.notOk(isTransient(new UpstreamResponseError('bad')))
-  t.notOk(isTransient(new Error('x')))
 })
 
 t.test('a pause ends after its time, or at once with IngestStoppedError when aborted', async (t) => {

@@ -1,7 +1,7 @@
+import { retryAfterMs } from '@weft/api'
 import t from 'tap'
 import { attemptDelay } from '../src/backoff.js'
 import { stepSweep, tipSweep } from '../src/follow-step.js'
-import { retryAfterMs } from '../src/http-client.js'
 import { maxAnnounced, reduce, streamRetry } from '../src/schedule.js'
 import { announcement, Simulation } from './fixtures/schedules.js'
 

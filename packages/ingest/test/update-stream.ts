@@ -187,7 +187,7 @@ t.test('a stream line past the bound ends the stream as a bad response and demot
     lines.find((line) => line.message === 'update stream ended; reconnecting'),
     { fields: { reason: /at most 1048576 characters/, attempt: 1 } },
   )
-  t.match(ingest.status().upstreams[0], { lastError: { code: 'UPSTREAM_BAD_RESPONSE' } })
+  t.match(ingest.status().upstreams[0], { lastError: { code: 'INVALID_RESPONSE' } })
 })
 
 t.test('a store that fails ends ingest', async (t) => {

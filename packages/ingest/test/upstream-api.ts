@@ -9,43 +9,48 @@ import { discoverUpstream } from '../src/upstream-target.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { filledStore, freshFolder } from './fixtures/stores.js'
 
-t.test('answers out of contract are UPSTREAM_BAD_RESPONSE, each saying what was expected', async (t) => {
-  const source = await filledStore(t, 60, { seed: 'api' })
-  const upstream = await serveContract(t, source)
-  const http = new HttpClient({ timeoutMs: 1000, maxSockets: 2 })
-  t.teardown(() => http.close())
-  const api = new UpstreamApi(await discoverUpstream(upstream.url, { http }), http, false)
-  const signal = new AbortController().signal
-  let body = ''
-  upstream.intercept = (_req, res, path) => {
-    if (path.endsWith('/info')) return false
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(body)
-    return true
-  }
-  const cuts: Array<[string, RegExp]> = [
-    ['not json', /answer JSON/],
-    ['{"hashes":null}', /a cut with hashes/],
-    ['{"hashes":{"x":{"height":1,"hash":"a"}}}', /a height and a hash/],
-    ['{"hashes":{"0":{"height":1.5,"hash":"a"}}}', /a height and a hash/],
-    ['{"hashes":{"0":{"height":1,"hash":"not a hash"}}}', /43-character hashes/],
-  ]
-  for (const [text, message] of cuts) {
-    body = text
-    await t.rejects(api.cut(undefined, signal), { code: 'UPSTREAM_BAD_RESPONSE', message }, text)
-  }
-  const pages: Array<[string, RegExp]> = [
-    ['not json', /answer JSON/],
-    ['{"items":null}', /a page with items/],
-    ['{"limit":1,"items":[{"header":{}}],"next":null}', /full blocks, received one that does not decode/],
-  ]
-  for (const [text, message] of pages) {
-    body = text
-    await t.rejects(api.blockPage(0, {}, signal), { code: 'UPSTREAM_BAD_RESPONSE', message }, text)
-  }
-  body = '{"limit":0,"items":[],"next":"exclusive:AAAA"}'
-  t.same(await api.blockPage(0, {}, signal), { blocks: [], next: undefined }, "chainweb's last-page cursor ends the walk")
-})
+t.test(
+  "answers out of contract are INVALID_RESPONSE (not the wire's shape) or UPSTREAM_BAD_RESPONSE (not what ingest can use), each saying what was expected",
+  async (t) => {
+    const source = await filledStore(t, 60, { seed: 'api' })
+    const upstream = await serveContract(t, source)
+    const http = new HttpClient({ timeoutMs: 1000, maxSockets: 2 })
+    t.teardown(() => http.close())
+    const api = new UpstreamApi(await discoverUpstream(upstream.url, { http }), http, false)
+    const signal = new AbortController().signal
+    let body = ''
+    upstream.intercept = (_req, res, path) => {
+      if (path.endsWith('/info')) return false
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(body)
+      return true
+    }
+    const cuts: Array<[string, string, RegExp]> = [
+      ['not json', 'INVALID_RESPONSE', /answer JSON/],
+      ['{"hashes":null}', 'UPSTREAM_BAD_RESPONSE', /a cut with hashes/],
+      ['null', 'UPSTREAM_BAD_RESPONSE', /a cut with hashes/],
+      ['{"hashes":{"x":{"height":1,"hash":"a"}}}', 'UPSTREAM_BAD_RESPONSE', /a height and a hash/],
+      ['{"hashes":{"0":{"height":1.5,"hash":"a"}}}', 'UPSTREAM_BAD_RESPONSE', /a height and a hash/],
+      ['{"hashes":{"0":null}}', 'UPSTREAM_BAD_RESPONSE', /a height and a hash/],
+      ['{"hashes":{"0":{"height":1,"hash":"not a hash"}}}', 'UPSTREAM_BAD_RESPONSE', /43-character hashes/],
+    ]
+    for (const [text, code, message] of cuts) {
+      body = text
+      await t.rejects(api.cut(undefined, signal), { code, message }, text)
+    }
+    const pages: Array<[string, string, RegExp]> = [
+      ['not json', 'INVALID_RESPONSE', /answer JSON/],
+      ['{"items":null}', 'INVALID_RESPONSE', /a page with items/],
+      ['{"limit":1,"items":[{"header":{}}],"next":null}', 'UPSTREAM_BAD_RESPONSE', /full blocks, received one that does not decode/],
+    ]
+    for (const [text, code, message] of pages) {
+      body = text
+      await t.rejects(api.blockPage(0, {}, signal), { code, message }, text)
+    }
+    body = '{"limit":0,"items":[],"next":"exclusive:AAAA"}'
+    t.same(await api.blockPage(0, {}, signal), { blocks: [], next: undefined }, "chainweb's last-page cursor ends the walk")
+  },
+)
 
 t.test('a query that matches nothing is an empty page in both profiles; schema checks when asked', async (t) => {
   const source = await filledStore(t, 60, { seed: 'api-empty' })
@@ -64,9 +69,11 @@ t.test('a query that matches nothing is an empty page in both profiles; schema c
     t.match(page.next, /^inclusive:/)
     t.equal((await api.cut(undefined, signal)).size, 20, 'a cut that passes its schema')
     api.checkUpdate(
-      `{"header":${(await source.getStoredHeader(head.hash))!.headerJson.toString().replace('"chainVersion"', profile === 'spec' ? '"chainVersion"' : '"chainwebVersion"')},"powHash":"${'0'.repeat(64)}","target":"${'f'.repeat(64)}","txCount":0}`,
+      JSON.parse(
+        `{"header":${(await source.getStoredHeader(head.hash))!.headerJson.toString().replace('"chainVersion"', profile === 'spec' ? '"chainVersion"' : '"chainwebVersion"')},"powHash":"${'0'.repeat(64)}","target":"${'f'.repeat(64)}","txCount":0}`,
+      ),
     )
-    t.throws(() => api.checkUpdate('{"header":{}}'), { code: 'UPSTREAM_BAD_RESPONSE' })
+    t.throws(() => api.checkUpdate({ header: {} }), { code: 'INVALID_RESPONSE', message: /an update event of .* to match its schema/ })
   }
 })
 

@@ -87,6 +87,6 @@ t.test('an upstream that is recognisably neither a chainweb-node nor a Weft is r
     'the path tells what the headers do not',
   )
   await t.rejects(discoverUpstream(`${upstream.url}/b`), { code: 'UPSTREAM_UNRECOGNISED', message: /received "other"/ })
-  await t.rejects(discoverUpstream(`${upstream.url}/c`), { code: 'UPSTREAM_BAD_RESPONSE' })
-  await t.rejects(discoverUpstream('http://127.0.0.1:1'), { code: 'UPSTREAM_UNREACHABLE' })
+  await t.rejects(discoverUpstream(`${upstream.url}/c`), { code: 'INVALID_RESPONSE', message: /info to answer JSON/ })
+  await t.rejects(discoverUpstream('http://127.0.0.1:1'), { code: 'NETWORK_ERROR', message: /ECONNREFUSED/ })
 })
