@@ -3,10 +3,10 @@ import { wireProfiles } from './profiles.js'
 
 /** Paging parameters of GET block and POST branch; `limit` is the page size asked of the server. */
 export interface PageQuery {
-  readonly limit?: number | undefined
-  readonly next?: string | null | undefined
-  readonly minheight?: number | undefined
-  readonly maxheight?: number | undefined
+  limit?: number | undefined
+  next?: string | null | undefined
+  minheight?: number | undefined
+  maxheight?: number | undefined
 }
 
 /** Renders a page query as a URL query string, `?limit=..&next=..&minheight=..&maxheight=..` with only the parameters given (empty when none). */

@@ -19,7 +19,7 @@ t.test("`pnpm bins`'s npm install puts weft-server, weft and weft-devnet on the 
   await run('npm', [...install.slice(1), '--prefix', prefix], { cwd: root })
   for (const [bin, folder] of [
     ['weft-server', 'apps/server'],
-    ['weft', 'apps/client'],
+    ['weft', 'apps/cli'],
     ['weft-devnet', 'packages/devnet'],
   ] as const) {
     const { stdout } = await run(join(prefix, 'bin', bin), ['--version'])
