@@ -3,21 +3,13 @@ import { WeftError } from '@weft/errors'
 /** Base class of every error of @weft/devnet: `code` is stable and documented in the README. */
 export abstract class DevnetError extends WeftError {}
 
-/** An option given to `fill`, `createProducer` or the CLI is out of range or malformed. */
-export class InvalidOptionError extends DevnetError {
+/** An option given to `fill`, `createProducer` or `reorg` is out of range or malformed. */
+export class InvalidDevnetOptionError extends DevnetError {
   static override readonly codes = ['INVALID_OPTION'] as const
   readonly option: string
   constructor(option: string, expected: string, received: unknown, options?: ErrorOptions) {
     super('INVALID_OPTION', `Expected ${option} to be ${expected}, received ${describe(received)}`, options)
     this.option = option
-  }
-}
-
-/** The command line could not be understood (unknown command or flag, missing value). */
-export class UsageError extends DevnetError {
-  static override readonly codes = ['USAGE'] as const
-  constructor(message: string, options?: ErrorOptions) {
-    super('USAGE', message, options)
   }
 }
 

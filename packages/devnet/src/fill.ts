@@ -1,7 +1,7 @@
 import type { Block } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import { BraidMiner, loadWindows } from './braid-miner.js'
-import { InvalidOptionError } from './errors.js'
+import { InvalidDevnetOptionError } from './errors.js'
 import { createRandom } from './random.js'
 
 /** Options of `fill`. */
@@ -38,7 +38,7 @@ const BATCH = 1024
  */
 export async function fill(store: ChainStore, options: FillOptions): Promise<FillSummary> {
   const { blocks, seed = DEFAULT_SEED, forkRate = 0, onProgress } = options
-  if (!Number.isSafeInteger(blocks) || blocks < 0) throw new InvalidOptionError('blocks', 'a non-negative integer', blocks)
+  if (!Number.isSafeInteger(blocks) || blocks < 0) throw new InvalidDevnetOptionError('blocks', 'a non-negative integer', blocks)
   checkForkRate(forkRate)
   checkSeed(seed)
   const random = createRandom(seed)
@@ -65,11 +65,11 @@ export async function fill(store: ChainStore, options: FillOptions): Promise<Fil
 /** Throws unless `forkRate` is a probability. */
 export function checkForkRate(forkRate: number): void {
   if (!(typeof forkRate === 'number' && forkRate >= 0 && forkRate <= 1))
-    throw new InvalidOptionError('forkRate', 'a number from 0 to 1', forkRate)
+    throw new InvalidDevnetOptionError('forkRate', 'a number from 0 to 1', forkRate)
 }
 
 /** Throws unless `seed` is a string or a finite number. */
 export function checkSeed(seed: unknown): void {
   if (!(typeof seed === 'string' || (typeof seed === 'number' && Number.isFinite(seed))))
-    throw new InvalidOptionError('seed', 'a string or a finite number', seed)
+    throw new InvalidDevnetOptionError('seed', 'a string or a finite number', seed)
 }

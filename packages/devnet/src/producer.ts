@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Block } from '@weft/block'
 import type { ChainStore } from '@weft/store'
 import { BraidMiner, loadWindows } from './braid-miner.js'
-import { InvalidOptionError } from './errors.js'
+import { InvalidDevnetOptionError } from './errors.js'
 import { checkForkRate, checkSeed } from './fill.js'
 import { createRandom } from './random.js'
 import { type ReorgOptions, type ReorgSummary, reorg } from './reorg.js'
@@ -43,7 +43,7 @@ export interface Producer {
 export function createProducer(store: ChainStore, options: ProducerOptions): Producer {
   const { blockDelay, forkRate = 0, seed = randomUUID(), onError } = options
   if (!(typeof blockDelay === 'number' && Number.isFinite(blockDelay) && blockDelay > 0)) {
-    throw new InvalidOptionError('blockDelay', 'a positive number of seconds', blockDelay)
+    throw new InvalidDevnetOptionError('blockDelay', 'a positive number of seconds', blockDelay)
   }
   checkForkRate(forkRate)
   checkSeed(seed)

@@ -2,7 +2,7 @@ import { type Block, blockAdjacentChains, compareHeads, decodeHeader, genesisHei
 import { mapKeyOfHash } from '@weft/hash-text'
 import type { ChainStore } from '@weft/store'
 import { type MiningDraws, mineChild } from './braid-miner.js'
-import { InvalidOptionError, ReorgNotFoundError } from './errors.js'
+import { InvalidDevnetOptionError, ReorgNotFoundError } from './errors.js'
 import { checkSeed, DEFAULT_SEED } from './fill.js'
 import { createAccountPool } from './payload.js'
 import { createRandom } from './random.js'
@@ -87,14 +87,14 @@ export async function reorg(store: ChainStore, options: ReorgOptions): Promise<R
   const { chains, depth, seed = DEFAULT_SEED } = options
   const network = store.network
   const cut = store.cut()
-  if (!Number.isSafeInteger(depth) || depth < 1) throw new InvalidOptionError('depth', 'a positive integer', depth)
+  if (!Number.isSafeInteger(depth) || depth < 1) throw new InvalidDevnetOptionError('depth', 'a positive integer', depth)
   if (chains.length === 0 || new Set(chains).size !== chains.length || chains.some((chain) => !cut.has(chain)))
-    throw new InvalidOptionError('chains', `distinct chains of the cut (${[...cut.keys()].join(', ')})`, chains.join(', '))
+    throw new InvalidDevnetOptionError('chains', `distinct chains of the cut (${[...cut.keys()].join(', ')})`, chains.join(', '))
   checkSeed(seed)
   const heads = new Map(chains.map((chain) => [chain, cut.get(chain)!]))
   for (const [chain, head] of heads) {
     if (head.height - depth < genesisHeight(network, chain))
-      throw new InvalidOptionError('depth', `at most ${head.height - genesisHeight(network, chain)} on chain ${chain}`, depth)
+      throw new InvalidDevnetOptionError('depth', `at most ${head.height - genesisHeight(network, chain)} on chain ${chain}`, depth)
   }
   const random = createRandom(seed)
   const draws: MiningDraws = { random, pool: createAccountPool(random) }

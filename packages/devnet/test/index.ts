@@ -12,9 +12,8 @@ t.test('the package entry names the public surface', async (t) => {
     'Braid',
     'BraidMiner',
     'DevnetError',
-    'InvalidOptionError',
+    'InvalidDevnetOptionError',
     'TargetTooHardError',
-    'UsageError',
   ]) {
     t.type((devnet as Record<string, unknown>)[name], 'function', name)
   }

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
+import type { CliIo } from '@weft/command-line'
 import { openStore } from '@weft/store'
 import t from 'tap'
-import { type CliIo, HELP, runCli } from '../src/run-cli.js'
+import { runCli } from '../src/run-cli.js'
 
 // Collects what the CLI writes; `tty` makes stderr claim to be a terminal.
 const capture = (options: { tty?: boolean; signal?: AbortSignal } = {}) => {
@@ -17,13 +18,24 @@ const capture = (options: { tty?: boolean; signal?: AbortSignal } = {}) => {
   return { io, stdout: () => out.join(''), stderr: () => err.join('') }
 }
 
-t.test('--help and help print the usage and exit 0', async (t) => {
-  for (const argv of [['--help'], ['-h'], ['help'], ['fill', '--help']]) {
+t.test('--help and help print the overview, a command its own help, and exit 0', async (t) => {
+  const overviews = []
+  for (const argv of [['--help'], ['-h'], ['help']]) {
     const run = capture()
     t.equal(await runCli(argv, run.io), 0)
-    t.equal(run.stdout(), HELP)
+    overviews.push(run.stdout())
   }
-  t.match(HELP, /weft-devnet fill --data/)
+  t.equal(new Set(overviews).size, 1, 'the same overview each way')
+  t.match(overviews[0], /^Usage: weft-devnet <command> \[options\]\n/)
+  for (const command of ['fill', 'live', 'reorg']) t.match(overviews[0], new RegExp(`\\n  ${command} `), `the overview lists ${command}`)
+  for (const command of ['fill', 'live', 'reorg']) {
+    const run = capture()
+    t.equal(await runCli([command, '--help'], run.io), 0)
+    t.match(run.stdout(), new RegExp(`^Usage: weft-devnet ${command} --data DIR`), `${command} --help`)
+  }
+  const fill = capture()
+  await runCli(['fill', '-h'], fill.io)
+  t.match(fill.stdout(), /weft-devnet fill --data \.\/data --network development --blocks 20000/, 'with an example')
 })
 
 t.test('--version prints the package version and exits 0', async (t) => {
@@ -31,7 +43,6 @@ t.test('--version prints the package version and exits 0', async (t) => {
   const run = capture()
   t.equal(await runCli(['--version'], run.io), 0)
   t.equal(run.stdout(), `${version}\n`)
-  t.match(HELP, /--version +print the version/)
 })
 
 t.test('fill stores the blocks and prints one summary line, with no bar when stderr is not a terminal', async (t) => {
@@ -71,11 +82,15 @@ t.test('the same seed through the CLI gives the same chains', async (t) => {
   t.same(await heads('a'), await heads('b'))
 })
 
-t.test('usage errors exit 2 and say what was expected', async (t) => {
+t.test('usage errors exit 2 and say what was expected, then how the command is used', async (t) => {
+  const none = capture()
+  t.equal(await runCli([], none.io), 2)
+  t.match(none.stderr(), /^Usage: weft-devnet <command>/, 'no command: the overview')
+  const unknown = capture()
+  t.equal(await runCli(['mine'], unknown.io), 2)
+  t.match(unknown.stderr(), /^weft-devnet: unknown command "mine"\n\nUsage: weft-devnet <command>/)
   const cases: Array<[string[], RegExp]> = [
-    [[], /Expected a command/],
-    [['mine'], /Expected the command fill, live or reorg, received "mine"/],
-    [['fill', 'more'], /Expected one command, received also "more"/],
+    [['fill', 'more'], /Unexpected argument 'more'/],
     [['fill', '--blocks', '5'], /Expected --data DIR/],
     [['fill', '--data', 'x'], /Expected --blocks N/],
     [['fill', '--data', 'x', '--blocks', 'many'], /Expected --blocks to be a number, received "many"/],
@@ -91,7 +106,7 @@ t.test('usage errors exit 2 and say what was expected', async (t) => {
     const run = capture()
     t.equal(await runCli(argv, run.io), 2, argv.join(' '))
     t.match(run.stderr(), message)
-    t.match(run.stderr(), /Run weft-devnet --help for usage/)
+    t.match(run.stderr(), new RegExp(`^weft-devnet ${argv[0]}: .*\\n\\nUsage: weft-devnet ${argv[0]} --data DIR`))
     t.equal(run.stdout(), '')
   }
 })
@@ -99,7 +114,7 @@ t.test('usage errors exit 2 and say what was expected', async (t) => {
 t.test('other failures exit 1 and name their code', async (t) => {
   const run = capture()
   t.equal(await runCli(['fill', '--data', join(t.testdir(), 'data'), '--blocks=-3'], run.io), 1)
-  t.match(run.stderr(), /^weft-devnet: Expected blocks to be a non-negative integer, received -3 \[INVALID_OPTION\]\n$/)
+  t.match(run.stderr(), /^weft-devnet fill: Expected blocks to be a non-negative integer, received -3 \[INVALID_OPTION\]\n$/)
 })
 
 t.test('reorg replaces the best branch of the chains named, and says where each forks', async (t) => {
@@ -121,6 +136,9 @@ t.test('an error without a code is reported by its message alone', async (t) => 
   }
   t.equal(await runCli(['--help'], { ...run.io, stdout }), 1)
   t.equal(run.stderr(), 'weft-devnet: stdout is gone\n')
+  const store = capture()
+  t.equal(await runCli(['fill', '--data', '/dev/null/no', '--blocks', '1'], store.io), 1)
+  t.match(store.stderr(), /^weft-devnet fill: /)
 })
 
 t.test('live produces blocks for --duration seconds, then stops and reports what it stored', async (t) => {
@@ -166,5 +184,5 @@ t.test('live refuses a bad block delay without waiting', async (t) => {
 t.test('live exits 1 when producing fails', async (t) => {
   const run = capture()
   t.equal(await runCli(['live', '--data', join(t.testdir(), 'data'), '--network', 'testnet06', '--duration', '5'], run.io), 1)
-  t.match(run.stderr(), /producing failed: Expected the target of chain \d+ to need at most/)
+  t.match(run.stderr(), /^weft-devnet live: Expected the target of chain \d+ to need at most .*\[TARGET_TOO_HARD\]$/m)
 })
