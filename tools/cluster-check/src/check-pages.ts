@@ -81,7 +81,7 @@ export async function checkCursor(first: ClusterNode, second: ClusterNode, clust
   const path1 = pagePath(chain, scope.maxheight, scope.limit)
   const page1 = await getOk(`${first.url}${path1}`)
   const cursor = nextOf(page1)
-  if (cursor === null)
+  if (cursor === undefined)
     return { pass: false, detail: `chain ${chain} holds one page only up to ${scope.maxheight}: no cursor to carry`, figures: {} }
   const path2 = pagePath(chain, scope.maxheight, scope.limit, cursor)
   const page2 = await getOk(`${second.url}${path2}`)

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { basePath } from '@weft/api'
 import { backends, isUp, startHaproxy, waitForServers } from './haproxy.js'
 import { isOk } from './http.js'
 import { freePort } from './ports.js'
@@ -15,7 +16,7 @@ const serverCli = fileURLToPath(new URL('./cli.js', import.meta.resolve('@weft/s
 /** The network every node serves and the base path of its routes (spec profile). */
 const network = 'development'
 /** The spec profile's base path of `network`. */
-export const base = `/chain/0.0/${network}`
+export const base = basePath('spec', network)
 
 /** What the topology is started with. */
 export interface ClusterOptions {

@@ -1,3 +1,4 @@
+import { getOk } from './http.js'
 import type { Page } from './pages.js'
 
 /** One request of the steady stream: when it started and ended (performance.now()), and how it went. */
@@ -27,10 +28,8 @@ export function startLoad(origin: string, pages: readonly Page[], workers: numbe
       let ok = false
       let detail = ''
       try {
-        const response = await fetch(`${origin}${page.path}`, { signal: AbortSignal.timeout(timeout) })
-        const body = await response.text()
-        ok = response.status === 200 && body === page.body
-        if (!ok) detail = `${response.status}${response.status === 200 ? ' with other bytes' : `: ${body.slice(0, 120)}`}`
+        ok = (await getOk(`${origin}${page.path}`, timeout)) === page.body
+        if (!ok) detail = '200 with other bytes'
       } catch (error) {
         detail =
           error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error)

@@ -1,3 +1,4 @@
+import { chainPaths, followingCursor, type PageLike } from '@weft/api'
 import { base } from './cluster.js'
 import { ClusterCheckError } from './errors.js'
 import { getOk } from './http.js'
@@ -8,26 +9,24 @@ export interface Page {
   readonly body: string
 }
 
-interface PageBody {
+interface PageBody extends PageLike {
   readonly items: ReadonlyArray<{ readonly header: { readonly chainId: number; readonly height: number } }>
-  readonly next: string | null
 }
 
 /** The heights of a node's cut, by chain. */
 export async function cutHeights(origin: string): Promise<Map<number, number>> {
-  const cut = JSON.parse(await getOk(`${origin}${base}/cut`)) as { hashes: Record<string, { height: number }> }
+  const cut = JSON.parse(await getOk(`${origin}${chainPaths.cut(base)}`)) as { hashes: Record<string, { height: number }> }
   return new Map(Object.entries(cut.hashes).map(([chain, head]) => [Number(chain), head.height]))
 }
 
 /** The path of a block page of `chain` up to `maxheight`, from `next` when given. */
 export function pagePath(chain: number, maxheight: number, limit: number, next?: string): string {
-  const cursor = next === undefined ? '' : `&next=${encodeURIComponent(next)}`
-  return `${base}/chain/${chain}/block?limit=${limit}&maxheight=${maxheight}${cursor}`
+  return chainPaths.blockPage(base, chain, { limit, maxheight, next })
 }
 
-/** The `next` cursor of a page's body (null on the last page, spec profile). */
-export function nextOf(body: string): string | null {
-  return (JSON.parse(body) as PageBody).next
+/** The cursor of the page after the one in `body`; undefined on the last page (the profile's rule, `@weft/api`'s). */
+export function nextOf(body: string): string | undefined {
+  return followingCursor(JSON.parse(body) as PageBody)
 }
 
 /** Every block page of `chain` up to `maxheight` from `origin`, each next page asked with the previous page's cursor. */
@@ -39,7 +38,7 @@ export async function chainPages(origin: string, chain: number, maxheight: numbe
     const body = await getOk(`${origin}${path}`)
     pages.push({ path, body })
     const cursor = nextOf(body)
-    if (cursor === null) return pages
+    if (cursor === undefined) return pages
     if (pages.length > 10_000)
       throw new ClusterCheckError(
         'CLUSTER_BAD_ANSWER',
