@@ -1,20 +1,15 @@
+import { type ProfileWire, basePath as wireBasePath, wireProfiles } from '@weft/api'
 import { inChainwebNodeOrder } from '@weft/block'
 import type { Profile } from '@weft/types'
 import { type ErrorTable, errorTables } from './error-table.js'
 
-/** Every rule in which the two profiles differ: CONTRACT.md's profile table, one field per row. */
-export interface ProfileRules {
-  readonly name: Profile
-  /** First path segment of `{base}`: `/<prefix>/0.0/<network>`. */
-  readonly basePrefix: 'chain' | 'chainweb'
+/**
+ * Every rule in which the two profiles differ: CONTRACT.md's profile table, one field per row. The
+ * rows a client sees (base path, version header, the last page, no match) are `@weft/api`'s.
+ */
+export interface ProfileRules extends ProfileWire {
   /** Key of the network name in header JSON. */
   readonly versionKey: 'chainVersion' | 'chainwebVersion'
-  /** Response header carrying the node's version. */
-  readonly nodeVersionHeader: 'x-chain-node-version' | 'x-chainweb-node-version'
-  /** `next` of GET block's last non-empty page. */
-  readonly lastPageNext: 'null' | 'exclusive-last'
-  /** A query matching no block (GET block, POST branch), `maxheight` < `minheight` included. */
-  readonly noMatch: 'problem-404' | 'empty-200'
   /** Status and body of every error, by code: the rows about malformed values, unknown hashes and error bodies. */
   readonly errors: ErrorTable
   /** Unit of `nodeBlockDelay` in /info, in microseconds per unit. */
@@ -34,12 +29,8 @@ export interface ProfileRules {
 /** CONTRACT.md's profile table as data. */
 export const profiles: Readonly<Record<Profile, ProfileRules>> = {
   spec: {
-    name: 'spec',
-    basePrefix: 'chain',
+    ...wireProfiles.spec,
     versionKey: 'chainVersion',
-    nodeVersionHeader: 'x-chain-node-version',
-    lastPageNext: 'null',
-    noMatch: 'problem-404',
     errors: errorTables.spec,
     blockDelayMicros: 1_000_000,
     headerEvents: 'inserted',
@@ -49,12 +40,8 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     emulatesRelease: false,
   },
   chainweb: {
-    name: 'chainweb',
-    basePrefix: 'chainweb',
+    ...wireProfiles.chainweb,
     versionKey: 'chainwebVersion',
-    nodeVersionHeader: 'x-chainweb-node-version',
-    lastPageNext: 'exclusive-last',
-    noMatch: 'empty-200',
     errors: errorTables.chainweb,
     blockDelayMicros: 1,
     headerEvents: 'cut',
@@ -67,7 +54,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
 
 /** `{base}` of a profile and network, e.g. `/chain/0.0/development`. */
 export function basePath(rules: ProfileRules, network: string): string {
-  return `/${rules.basePrefix}/0.0/${network}`
+  return wireBasePath(rules.name, network)
 }
 
 /** `chains` in the profile's order: ascending (spec) or chainweb-node's (chainweb). */
