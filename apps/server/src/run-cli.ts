@@ -7,7 +7,7 @@ import { InvalidConfigError } from './errors.js'
 import { nodeVersion, type RunningServer, startServer } from './server.js'
 
 /** What the command needs from its process: output, signals and exit (injected so tests run it in-process). */
-export interface CliIo {
+export interface ProcessIo {
   stdout(text: string): void
   stderr(text: string): void
   onSignal(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void
@@ -22,7 +22,7 @@ export const USAGE_EXIT = 2
 
 // Every line the command writes while it runs is a pino JSON line on stdout: lifecycle, configuration,
 // requests and failures alike (`weft-server | npx pino-pretty` for a terminal).
-function commandLog(level: string, io: CliIo): Logger {
+function commandLog(level: string, io: ProcessIo): Logger {
   return pino({ level, base: { name: 'weft-server' } }, { write: (line: string) => io.stdout(line) })
 }
 
@@ -36,7 +36,7 @@ function commandLog(level: string, io: CliIo): Logger {
 export async function runCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-  io: CliIo,
+  io: ProcessIo,
 ): Promise<RunningServer | undefined> {
   let log = commandLog('info', io)
   let running: RunningServer
