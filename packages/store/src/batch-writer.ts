@@ -6,6 +6,8 @@ import type { BlockReads } from './block-reads.js'
 import type { ChainHeads, HeadsDraft } from './chain-heads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
+import type { IndexKeeper } from './index-keeper.js'
+import { unpackIndexOperations } from './index-operations.js'
 import { blockKey, type ChainDb, encodeHashRecord, hashIndexKey, type PutOperation, payloadKey } from './keys.js'
 import { type KnownBlocks, LineReader } from './line-reader.js'
 import { cutJoined, forkChoiceCut, type NodeCut, sameCut } from './node-cut.js'
@@ -58,6 +60,8 @@ export interface BatchWriterParts {
   readonly pool: ValidationPool
   /** Whether each batch is flushed to the disk (fsync) before it counts as written. */
   readonly syncWrites: boolean
+  /** Whether blocks are written with their `@weft/index` entries (derived with the hashing checks). */
+  readonly index: Pick<IndexKeeper, 'writes'>
 }
 
 // Blocks of one insertMany call written per batch: large enough to amortise a write, small enough
@@ -98,7 +102,7 @@ export class BatchWriter {
     const batches = inBatches(blocks)
     return this.#insertBatches(batches.length, async (index) => {
       const batch = batches[index]!
-      return { headers: batch.map((block) => block.header), encoded: await this.#parts.pool.encode(batch) }
+      return { headers: batch.map((block) => block.header), encoded: await this.#parts.pool.encode(batch, this.#parts.index.writes) }
     })
   }
 
@@ -106,7 +110,7 @@ export class BatchWriter {
   insertManyJson(texts: readonly Uint8Array[]): Promise<number> {
     const batches = inBatches(texts)
     return this.#insertBatches(batches.length, async (index) => {
-      const results = await this.#parts.pool.encodeTexts(batches[index]!)
+      const results = await this.#parts.pool.encodeTexts(batches[index]!, this.#parts.index.writes)
       // The blocks before the first text that is not one are written; that text's error follows them.
       const at = results.findIndex((result) => 'unreadable' in result)
       const encoded = (at < 0 ? results : results.slice(0, at)) as EncodedBlock[]
@@ -216,13 +220,14 @@ export class BatchWriter {
   // encoded (a malformed one) refuses its own caller, not the others of its group.
   async #encodeGroup(group: readonly PendingInsert[]): Promise<{ part: PendingInsert[]; encoded: EncodedBlock[] }> {
     try {
-      return { part: [...group], encoded: await this.#parts.pool.encode(group.map((pending) => pending.block)) }
+      const blocks = group.map((pending) => pending.block)
+      return { part: [...group], encoded: await this.#parts.pool.encode(blocks, this.#parts.index.writes) }
     } catch {
       const part: PendingInsert[] = []
       const encoded: EncodedBlock[] = []
       for (const pending of group) {
         try {
-          encoded.push(encodeBlock(pending.block))
+          encoded.push(encodeBlock(pending.block, this.#parts.index.writes))
           part.push(pending)
         } catch (error) {
           pending.reject(error)
@@ -269,7 +274,7 @@ export class BatchWriter {
     const heads = this.#parts.heads.draft(previous?.heads)
     for (const [index, header] of headers.entries()) {
       const key = keys[index]!
-      const { work, record, headerJson, txCount: count } = encoded[index]!
+      const { work, record, headerJson, txCount: count, index: entries } = encoded[index]!
       if (stored[index] || staged.has(key)) {
         // Stored already: nothing to write, unless the text is not the block it names.
         const failure = notTheStoredBlock(header, work)
@@ -292,6 +297,8 @@ export class BatchWriter {
         { type: 'put', key: hashIndexKey(header.hash), value: encodeHashRecord(header.chainId, header.height, header.parent) },
         { type: 'put', key: payloadKey(header.payloadHash), value: recordKey },
       )
+      // The block's index entries go in its batch: after a crash both are there or neither is.
+      if (entries !== undefined) for (const { key, value } of unpackIndexOperations(entries)) operations.push({ type: 'put', key, value })
       events.push({ type: 'inserted', header, headerJson, txCount: count })
       heads.offer(header)
     }

@@ -10,6 +10,7 @@ import {
   payloadToJsonText,
   txCount,
 } from '@weft/block'
+import { blockIndexOperations } from './index-operations.js'
 import { decodeBlockRecord, encodeBlockRecord } from './keys.js'
 
 /**
@@ -24,10 +25,12 @@ export interface EncodedBlock {
   /** The spec-profile header JSON: a view into `record`. */
   readonly headerJson: Buffer
   readonly txCount: number
+  /** The block's `@weft/index` entries, packed (`unpackIndexOperations`); absent when the store keeps no index. */
+  readonly index?: Uint8Array
 }
 
-/** The hashing checks and the stored record of `block`. */
-export function encodeBlock(block: Block): EncodedBlock {
+/** The hashing checks and the stored record of `block`, with its index entries when `index`. */
+export function encodeBlock(block: Block, index = false): EncodedBlock {
   const count = txCount(block.payload)
   const record = encodeBlockRecord({
     payloadHash: block.header.payloadHash,
@@ -36,27 +39,36 @@ export function encodeBlock(block: Block): EncodedBlock {
     headerJson: Buffer.from(headerToJsonText(block.header, 'spec')),
     payloadJson: payloadToJsonText(block.payload),
   })
-  return { work: checkBlockWork(block), record, headerJson: decodeBlockRecord(record).headerJson, txCount: count }
+  const work = checkBlockWork(block)
+  const encoded = { work, record, headerJson: decodeBlockRecord(record).headerJson, txCount: count }
+  // Derived after the checks: a block that fails them is refused, and its entries are never written.
+  if (!index || !workPassed(work)) return encoded
+  const { chainId, height, hash } = block.header
+  return { ...encoded, index: blockIndexOperations(chainId, height, hash, block.payload) }
 }
+
+// Whether the hashing checks found nothing wrong: only then can the payload be read as the block's.
+const workPassed = (work: BlockWork): boolean => work.blockHash === undefined && work.payloadHash === undefined && work.pow === undefined
 
 /** An `EncodedBlock` after a trip between threads: its record arrives as a plain `Uint8Array`, wrapped again without a copy. */
 export function fromThread(encoded: EncodedBlock): EncodedBlock {
   const record = Buffer.from(encoded.record.buffer, encoded.record.byteOffset, encoded.record.byteLength)
-  return { work: encoded.work, record, headerJson: decodeBlockRecord(record).headerJson, txCount: encoded.txCount }
+  const decoded = { work: encoded.work, record, headerJson: decodeBlockRecord(record).headerJson, txCount: encoded.txCount }
+  return encoded.index === undefined ? decoded : { ...decoded, index: encoded.index }
 }
 
 /** What a block's JSON text gave: its encoding, or why the text is not a block. */
 export type EncodedText = EncodedBlock | { readonly unreadable: string }
 
 /** `encodeBlock` of the block whose full-block JSON text (either profile) is `text`; the parse runs here too. */
-export function encodeBlockText(text: Uint8Array): EncodedText {
+export function encodeBlockText(text: Uint8Array, index = false): EncodedText {
   let block: Block
   try {
     block = blockFromJsonText(text)
   } catch (error) {
     return { unreadable: (error as Error).message }
   }
-  return encodeBlock(block)
+  return encodeBlock(block, index)
 }
 
 /** The header of an encoded block, decoded from the binary in its record. */

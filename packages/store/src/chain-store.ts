@@ -3,6 +3,7 @@ import type { AncestorSource, HeaderRef } from '@weft/traversal'
 import type { EngineStats } from './engine-stats.js'
 import type { RangeItem } from './keys.js'
 import type { StoreSnapshot } from './snapshot/read-snapshot.js'
+import type { TransactionIndex } from './tx-index/index-types.js'
 
 /**
  * How the node's cut is chosen. `fork-choice` (devnet, a store of its own): the best head of every
@@ -50,6 +51,8 @@ export type StoreListener = (event: StoreEvent) => void
 /** The chain store of one network; as a traversal `AncestorSource`, it finds ancestors by range reads. */
 export interface ChainStore extends AncestorSource {
   readonly network: Network
+  /** Transactions, events and transfers of the stored blocks, each copy marked canonical or orphaned (see README, "Transaction index"). */
+  readonly index: TransactionIndex
   insert(block: Block): Promise<{ inserted: boolean }>
   insertMany(blocks: readonly Block[]): Promise<number>
   /**

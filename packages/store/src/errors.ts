@@ -170,6 +170,18 @@ export class CorruptStoreError extends StoreError {
   }
 }
 
+/** An index read on a store that keeps no transaction index (opened with `index: false`). */
+export class IndexDisabledError extends StoreError {
+  static override readonly codes = ['INDEX_DISABLED'] as const
+  constructor(options?: ErrorOptions) {
+    super(
+      'INDEX_DISABLED',
+      'Expected a store that keeps the transaction index, but this one was opened without it (--no-index): open it with the index to catch it up',
+      options,
+    )
+  }
+}
+
 /** A change-feed listener threw; reported as a process warning, never to the inserting caller. */
 export class ListenerError extends StoreError {
   static override readonly codes = ['LISTENER_FAILED'] as const

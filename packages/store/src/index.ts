@@ -7,6 +7,7 @@ export {
   BrokenRulesError,
   CorruptStoreError,
   CursorNotFoundError,
+  IndexDisabledError,
   InvalidBlockError,
   InvalidCutError,
   InvalidSnapshotError,
@@ -33,3 +34,17 @@ export {
   type SnapshotPart,
   snapshotFileStream,
 } from './snapshot/snapshot-file.js'
+export type {
+  BlockWithTransactions,
+  EventCopy,
+  IndexedBlock,
+  IndexPage,
+  IndexStatus,
+  PageOptions,
+  TransactionCopy,
+  TransactionIndex,
+  TransactionLookup,
+  TransferCopy,
+} from './tx-index/index-types.js'
+export { MAX_PAGE_LIMIT } from './tx-index/index-pages.js'
+export { MAX_MODULE_NAMES } from './tx-index/transaction-index.js'

@@ -9,11 +9,16 @@ import type { ChainStore, CutPolicy, RangeQuery, StoredHeader, StoreListener } f
 import { ChangeFeed } from './change-feed.js'
 import { type EngineStats, engineStatsOf } from './engine-stats.js'
 import { InvalidCutError, StoreClosedError } from './errors.js'
+import { IndexCatchUp } from './index-catch-up.js'
+import { IndexKeeper } from './index-keeper.js'
+import type { IndexState } from './index-state.js'
 import type { ChainDb, RangeItem } from './keys.js'
 import { forkChoiceCut, NodeCut } from './node-cut.js'
 import { RangeReader, rangeBounds } from './range-reader.js'
 import { type RecentHeader, RecentHeaders } from './recent-headers.js'
 import { type StoreSnapshot, takeSnapshot } from './snapshot/read-snapshot.js'
+import type { TransactionIndex } from './tx-index/index-types.js'
+import { LevelTransactionIndex } from './tx-index/transaction-index.js'
 import { ValidationPool } from './validation-pool.js'
 
 // Headers kept in memory for the next blocks' parents: a few dozen per chain of any network.
@@ -32,11 +37,16 @@ export interface LevelChainStoreOptions {
   readonly syncWrites: boolean
   /** The adopted cut read from the store, if any (adopted policy only). */
   readonly adopted: ReadonlyMap<number, Header> | undefined
+  /** Where the transaction index stands (see `openIndexState`). */
+  readonly index: IndexState
+  /** Blocks the index catch-up reads from each chain per step. */
+  readonly indexCatchUpBlocks?: number | undefined
 }
 
 /** The `ChainStore` on one classic-level database: reads, the batch writer, the heads, the cut and the change feed put together. */
 export class LevelChainStore implements ChainStore {
   readonly network: Network
+  readonly index: TransactionIndex
   readonly #db: ChainDb
   readonly #reads: BlockReads
   readonly #recent = new RecentHeaders(recentCapacity)
@@ -47,6 +57,8 @@ export class LevelChainStore implements ChainStore {
   readonly #pool: ValidationPool
   readonly #adoptedOnce: boolean
   readonly #syncWrites: boolean
+  readonly #keeper: IndexKeeper
+  readonly #catchUp: IndexCatchUp
   #closed = false
   #closing: Promise<void> | undefined
 
@@ -59,6 +71,7 @@ export class LevelChainStore implements ChainStore {
     this.#cut = new NodeCut(options.cutPolicy, options.adopted ?? forkChoiceCut(network, this.#heads.heads))
     for (const head of heads.values()) this.#recent.add(head)
     this.#pool = new ValidationPool(options.validationThreads)
+    this.#keeper = new IndexKeeper(options.index)
     this.#writer = new BatchWriter({
       db,
       network,
@@ -70,8 +83,33 @@ export class LevelChainStore implements ChainStore {
       judge: options.fullRules ? () => ({ full: true, now: options.clock() }) : () => ({ full: false }),
       pool: this.#pool,
       syncWrites: options.syncWrites,
+      index: this.#keeper,
     })
     this.#syncWrites = options.syncWrites
+    this.#catchUp = new IndexCatchUp({
+      db,
+      pool: this.#pool,
+      keeper: this.#keeper,
+      exclusive: (task) => this.#writer.exclusive(task),
+      syncWrites: options.syncWrites,
+      ...(options.indexCatchUpBlocks === undefined ? {} : { blocksPerChain: options.indexCatchUpBlocks }),
+    })
+    this.index = new LevelTransactionIndex({
+      db,
+      network,
+      keeper: this.#keeper,
+      catchUp: () => this.#catchUp.progress(),
+      catchUpDone: () => this.#catchUp.done(),
+      context: () => {
+        this.#assertOpen()
+        return { db, cut: this.#cut.cut, heads: this.#heads.heads, ancestorAt: (hash, height) => this.ancestorAt(hash, height) }
+      },
+    })
+  }
+
+  /** Starts writing the index entries of the blocks stored without them, if any; call once the store is open. */
+  startIndexCatchUp(): void {
+    this.#catchUp.start()
   }
 
   /** An adopted store that adopted nothing yet stands on the cut its heads give (the genesis cut of a new store); call once genesis blocks are in. */
@@ -196,6 +234,7 @@ export class LevelChainStore implements ChainStore {
 
   async #close(): Promise<void> {
     this.#closed = true
+    await this.#catchUp.stop()
     await this.#writer.drain()
     this.#feed.clear()
     await this.#pool.close()

@@ -6,6 +6,7 @@ import { BlockReads } from './block-reads.js'
 import { readHeads } from './chain-heads.js'
 import type { ChainStore, CutPolicy } from './chain-store.js'
 import { CorruptStoreError, NetworkMismatchError, UnsupportedLayoutError } from './errors.js'
+import { openIndexState } from './index-state.js'
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
 import { forkChoiceCut, readAdoptedCut } from './node-cut.js'
@@ -44,10 +45,27 @@ export interface OpenStoreOptions {
    * loss or a kernel crash may lose the last writes of a few seconds, never part of a block.
    */
   syncWrites?: boolean
+  /**
+   * Keep the transaction, event and transfer index (default true): each block's `@weft/index`
+   * entries are written in its batch, and a store written without them catches up in the
+   * background (see `TransactionIndex.status`). False writes blocks without entries and records
+   * it, so that index reads answer `INDEX_DISABLED`; turning it on again catches up.
+   */
+  index?: boolean
+  /** Blocks the index catch-up reads from each chain per step (default 64): smaller steps, more of them. */
+  indexCatchUpBlocks?: number
+  /**
+   * Start the index catch-up when the store opens, if it has one to do (default true). A tool that
+   * opens a store for a moment may leave it to the next open: the index then stays incomplete.
+   */
+  indexCatchUp?: boolean
 }
 
-// 2: a block's payload lives in its record (a page is one ordered read), `p` names a block holding it.
-const layoutVersion = '2'
+// 3: index entries (`i` keys) and the index state record (`m·index`). 2: a block's payload lives in
+// its record (a page is one ordered read), `p` names a block holding it. A layout-2 store is taken
+// as it is and catches its index up: it differs only by what it lacks.
+const layoutVersion = '3'
+const upgradableLayouts = new Set(['2'])
 // LevelDB's memtable (4 MiB by default): a larger one means fewer, larger level-0 files and less
 // compaction while blocks stream in, at the cost of up to two such tables in memory and a longer log
 // replay on open. 16 MiB fills as fast as 32 MiB did (within the noise of a 100,000-block bulk load)
@@ -98,6 +116,7 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
   try {
     const storedNetwork = await db.get(metaKey('network'))
     const created = storedNetwork === undefined
+    let layout = layoutVersion
     if (created) {
       await db.batch(
         [
@@ -111,9 +130,12 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
     } else if (storedNetwork.toString() !== network.name) {
       throw new NetworkMismatchError(network.name, storedNetwork.toString())
     } else {
-      const layout = (await db.get(metaKey('layout')))?.toString() ?? 'none'
-      if (layout !== layoutVersion) throw new UnsupportedLayoutError(options.path, layout, layoutVersion)
+      layout = (await db.get(metaKey('layout')))?.toString() ?? 'none'
+      if (layout !== layoutVersion && !upgradableLayouts.has(layout)) throw new UnsupportedLayoutError(options.path, layout, layoutVersion)
     }
+    const index = await openIndexState(db, network, { index: options.index ?? true, created })
+    // Written once the index state is: a store that says layout 3 always has a state record.
+    if (layout !== layoutVersion) await db.put(metaKey('layout'), Buffer.from(layoutVersion))
     const reads = new BlockReads(db)
     const cutPolicy = options.cutPolicy ?? 'fork-choice'
     const heads = await readHeads(db, reads)
@@ -132,6 +154,8 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
       validationThreads: options.validationThreads ?? defaultValidationThreads(),
       syncWrites: options.syncWrites ?? false,
       adopted: cutPolicy === 'adopted' ? await readAdopted(db, reads) : undefined,
+      index,
+      indexCatchUpBlocks: options.indexCatchUpBlocks,
     })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.
     await store.insertMany(genesisBlocks(network))
@@ -142,6 +166,7 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
       await store.adoptCut(new Map([...genesisCut].map(([chain, head]) => [chain, head.hash])))
     }
     store.standOnHeadsUntilAdoption()
+    if (options.indexCatchUp ?? true) store.startIndexCatchUp()
     return store
   } catch (error) {
     await db.close()

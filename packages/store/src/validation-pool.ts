@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os'
 import type { Block } from '@weft/block'
 import { Piscina } from 'piscina'
 import { type EncodedBlock, type EncodedText, encodeBlock, encodeBlockText, fromThread } from './block-encoding.js'
+import { recordIndexOperations } from './index-operations.js'
+import type { StoredPayload } from './validation-worker.js'
 
 // Batches below this size are encoded inline: a trip to a worker and back costs more than a few blocks' hashing.
 const inlineBelow = 32
@@ -26,18 +28,25 @@ export class ValidationPool {
     this.threads = threads
   }
 
-  /** The encodings of `blocks`, in order. */
-  async encode(blocks: readonly Block[]): Promise<EncodedBlock[]> {
-    if (!this.#parallel(blocks.length)) return blocks.map(encodeBlock)
-    return (await this.#spread<Block, EncodedBlock>(blocks, 'default')).map(fromThread)
+  /** The encodings of `blocks`, in order; with `index`, their index entries too. */
+  async encode(blocks: readonly Block[], index = false): Promise<EncodedBlock[]> {
+    if (!this.#parallel(blocks.length)) return blocks.map((block) => encodeBlock(block, index))
+    return (await this.#spread<Block, EncodedBlock>(blocks, index, 'default')).map(fromThread)
   }
 
   /** The encodings of the blocks whose full-block JSON texts are `texts`, parsed on the threads too; in order. */
-  async encodeTexts(texts: readonly Uint8Array[]): Promise<EncodedText[]> {
-    if (!this.#parallel(texts.length)) return texts.map(encodeBlockText)
-    return (await this.#spread<Uint8Array, EncodedText>(texts, 'encodeTextChunk')).map((encoded) =>
+  async encodeTexts(texts: readonly Uint8Array[], index = false): Promise<EncodedText[]> {
+    if (!this.#parallel(texts.length)) return texts.map((text) => encodeBlockText(text, index))
+    return (await this.#spread<Uint8Array, EncodedText>(texts, index, 'encodeTextChunk')).map((encoded) =>
       'unreadable' in encoded ? encoded : fromThread(encoded),
     )
+  }
+
+  /** The packed index entries of stored blocks, in order: the catch-up's derivation, on the threads. */
+  async indexStored(stored: readonly StoredPayload[]): Promise<Uint8Array[]> {
+    if (!this.#parallel(stored.length))
+      return stored.map(({ chain, height, hash, payloadJson }) => recordIndexOperations(chain, height, hash, payloadJson))
+    return this.#spread<StoredPayload, Uint8Array>(stored, true, 'indexChunk')
   }
 
   #parallel(count: number): boolean {
@@ -45,7 +54,7 @@ export class ValidationPool {
   }
 
   // Runs the worker's function `name` on chunks of `items`, one chunk per thread; the answers in order.
-  async #spread<T, R>(items: readonly T[], name: string): Promise<R[]> {
+  async #spread<T, R>(items: readonly T[], index: boolean, name: string): Promise<R[]> {
     if (this.#pool === undefined) {
       this.#pool = new Piscina({
         filename: new URL('./validation-worker.js', import.meta.url).href,
@@ -69,7 +78,7 @@ export class ValidationPool {
     const pool = this.#pool
     const size = Math.ceil(items.length / this.threads)
     const chunks: Array<Promise<R[]>> = []
-    for (let at = 0; at < items.length; at += size) chunks.push(pool.run(items.slice(at, at + size), { name }) as Promise<R[]>)
+    for (let at = 0; at < items.length; at += size) chunks.push(pool.run({ items: items.slice(at, at + size), index }, { name }) as Promise<R[]>)
     return (await Promise.all(chunks)).flat()
   }
 

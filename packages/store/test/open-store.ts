@@ -228,7 +228,7 @@ t.test('a store written in another layout is refused with UNSUPPORTED_LAYOUT, an
   await t.rejects(openStore({ path, network: 'development' }), {
     code: 'UNSUPPORTED_LAYOUT',
     name: 'UnsupportedLayoutError',
-    message: /Expected a store of layout 2 in .*, found layout 1: it was written by another version of Weft/,
+    message: /Expected a store of layout 3 in .*, found layout 1: it was written by another version of Weft/,
   })
   await editFolder(path, (db) => db.del(metaKey('layout')))
   await t.rejects(openStore({ path, network: 'development' }), { code: 'UNSUPPORTED_LAYOUT', message: /found layout none/ })

@@ -1,0 +1,166 @@
+import { blockToJsonText, getNetwork } from '@weft/block'
+import { INDEX_PREFIX } from '@weft/index'
+import t, { type Test } from 'tap'
+import { type ChainStore, openStore } from '../src/index.js'
+import { decodeIndexState, encodeIndexState, indexStateKey } from '../src/index-state.js'
+import { metaKey } from '../src/keys.js'
+import { editFolder } from './fixtures/level.js'
+import { devnetPayloads, expectedEntries, payloadLine } from './fixtures/indexed-blocks.js'
+
+const network = getNetwork('development')
+const indexRange = { gte: Buffer.of(INDEX_PREFIX), lt: Buffer.of(INDEX_PREFIX + 1) }
+
+// Every index entry the folder holds, keys and values as hex.
+async function entriesIn(path: string): Promise<Map<string, string>> {
+  const entries = new Map<string, string>()
+  await editFolder(path, async (db) => {
+    for (const [key, value] of await db.iterator(indexRange).all()) entries.set(key.toString('hex'), value.toString('hex'))
+  })
+  return entries
+}
+
+async function stateIn(path: string) {
+  let state: ReturnType<typeof decodeIndexState> | undefined
+  await editFolder(path, async (db) => {
+    const value = await db.get(indexStateKey)
+    state = value === undefined ? undefined : decodeIndexState(value)
+  })
+  return state
+}
+
+// A store of `blocks` blocks: lines of devnet payloads on chains 0, 1 and 2 (the genesis blocks' payloads hold no outputs the index takes).
+async function filled(path: string, options: { index?: boolean; blocks?: number } = {}) {
+  const store = await openStore({ path, network: 'development', checkBraiding: false, ...options })
+  const payloads = devnetPayloads.slice(0, options.blocks ?? 60)
+  const lines = [0, 1, 2].map((chain) => payloadLine(network, store.cut().get(chain)!, payloads.filter((_, i) => i % 3 === chain)))
+  for (const line of lines) await store.insertMany(line)
+  await store.close()
+  const all = lines.flat()
+  const expected = new Map<string, string>()
+  for (const block of all) for (const [key, value] of expectedEntries(block)) expected.set(key, value)
+  return { blocks: all, expected }
+}
+
+const open = async (t: Test, path: string, options: { index?: boolean; indexCatchUpBlocks?: number } = {}): Promise<ChainStore> => {
+  const store = await openStore({ path, network: 'development', checkBraiding: false, ...options })
+  t.teardown(() => store.close())
+  return store
+}
+
+t.test("each block's index entries are written in its batch, exactly those @weft/index derives", async (t) => {
+  const path = t.testdir()
+  const { expected } = await filled(path)
+  t.ok(expected.size > 400, `the payloads give ${expected.size} entries`)
+  t.same(await entriesIn(path), expected)
+  t.same(await stateIn(path), { state: 'complete' })
+  const store = await open(t, path)
+  t.same(store.index.status(), { state: 'complete' })
+  t.same(await store.index.caughtUp(), { state: 'complete' }, 'a complete index has nothing to catch up')
+})
+
+t.test('single inserts and JSON texts are indexed too, and a block inserted twice is written once', async (t) => {
+  const path = t.testdir()
+  const store = await open(t, path)
+  const [first, second, third] = payloadLine(network, store.cut().get(5)!, devnetPayloads.slice(0, 3))
+  t.same(await store.insert(first!), { inserted: true })
+  t.same(await store.insert(first!), { inserted: false })
+  t.equal(await store.insertManyJson([Buffer.from(blockToJsonText(second!, 'chainweb'))]), 1)
+  t.equal(await store.insertMany([first!, second!, third!]), 1)
+  await store.close()
+  const expected = new Map([...expectedEntries(first!), ...expectedEntries(second!), ...expectedEntries(third!)])
+  t.same(await entriesIn(path), expected)
+})
+
+t.test('with index: false, blocks are written without entries, the store records it, and index reads say INDEX_DISABLED', async (t) => {
+  const path = t.testdir()
+  const { blocks } = await filled(path, { index: false, blocks: 12 })
+  t.same(await entriesIn(path), new Map(), 'no index entry is written')
+  t.same(await stateIn(path), { state: 'disabled' })
+  const store = await open(t, path, { index: false })
+  t.same(store.index.status(), { state: 'disabled' })
+  const requestKey = 'A'.repeat(43)
+  await t.rejects(store.index.transaction(requestKey), { code: 'INDEX_DISABLED', name: 'IndexDisabledError', message: /--no-index/ })
+  await t.rejects(store.index.pactSteps(requestKey), { code: 'INDEX_DISABLED' })
+  await t.rejects(store.index.blockTransactions(blocks[0]!.header.hash), { code: 'INDEX_DISABLED' })
+  await t.rejects(store.index.events({ module: 'coin', name: 'TRANSFER' }), { code: 'INDEX_DISABLED' })
+  await t.rejects(store.index.transfers({ account: 'k:a' }), { code: 'INDEX_DISABLED' })
+  await t.rejects(store.index.blocks(), { code: 'INDEX_DISABLED' })
+  await t.rejects(store.index.eventNames(), { code: 'INDEX_DISABLED' })
+})
+
+t.test('a store that kept no index, opened with it, catches up to every entry and says so', async (t) => {
+  const path = t.testdir()
+  const { expected } = await filled(path, { index: false })
+  const store = await open(t, path, { indexCatchUpBlocks: 4 })
+  const status = store.index.status()
+  if (status.state === 'catching-up') {
+    t.ok(status.remainingHeights > 0 && status.progress < 1)
+    t.same(Object.keys(status.completeFrom).length, 20, 'a position for every chain')
+  } else t.equal(status.state, 'complete', 'or the catch-up was already done')
+  t.same(await store.index.caughtUp(), { state: 'complete' })
+  await store.close()
+  t.same(await entriesIn(path), expected)
+  t.same(await stateIn(path), { state: 'complete' })
+})
+
+t.test('a store written before the index (layout 2, no index record) is taken and catches up', async (t) => {
+  const path = t.testdir()
+  const { expected } = await filled(path)
+  await editFolder(path, async (db) => {
+    await db.batch([
+      { type: 'put', key: metaKey('layout'), value: Buffer.from('2') },
+      { type: 'del', key: indexStateKey },
+      ...(await db.keys(indexRange).all()).map((key) => ({ type: 'del' as const, key })),
+    ])
+  })
+  const store = await open(t, path)
+  t.equal(store.index.status().state === 'complete' ? 'complete' : 'catching-up', store.index.status().state)
+  t.same(await store.index.caughtUp(), { state: 'complete' })
+  await store.close()
+  t.same(await entriesIn(path), expected)
+  await editFolder(path, async (db) => t.equal((await db.get(metaKey('layout')))?.toString(), '3', 'the layout is 3 now'))
+})
+
+t.test('a catch-up stopped by close resumes from its recorded position, and the blocks written meanwhile keep their entries', async (t) => {
+  const path = t.testdir()
+  const { expected } = await filled(path, { index: false })
+  // One block per chain and step: 20 steps for the 60 blocks on three chains.
+  const first = await openStore({ path, network: 'development', checkBraiding: false, indexCatchUpBlocks: 1 })
+  const extra = payloadLine(network, first.cut().get(7)!, devnetPayloads.slice(40, 43))
+  await first.insertMany(extra)
+  await first.close()
+  const stopped = await stateIn(path)
+  t.equal(stopped?.state, 'catching-up', 'closed before the catch-up was done')
+  const below = stopped?.state === 'catching-up' ? stopped.below : new Map<number, number>()
+  t.ok([...below.values()].some((height) => height > 0), 'with positions above genesis')
+  const entries = await entriesIn(path)
+  for (const [key, value] of [...expectedEntries(extra[0]!), ...expectedEntries(extra[2]!)]) t.equal(entries.get(key), value)
+  const store = await open(t, path, { indexCatchUpBlocks: 7 })
+  t.same(await store.index.caughtUp(), { state: 'complete' })
+  await store.close()
+  const all = new Map([...expected, ...extra.flatMap((block) => [...expectedEntries(block)])])
+  t.same(await entriesIn(path), all)
+})
+
+t.test('opening a complete store without the index disables it; opening it with the index again catches up', async (t) => {
+  const path = t.testdir()
+  const { expected } = await filled(path, { blocks: 9 })
+  await (await openStore({ path, network: 'development', index: false })).close()
+  t.same(await stateIn(path), { state: 'disabled' })
+  const store = await open(t, path)
+  t.same(await store.index.caughtUp(), { state: 'complete' })
+  await store.close()
+  t.same(await entriesIn(path), expected, 'entries written twice are the same entries')
+})
+
+t.test('the index state record: what it holds, and a record this store did not write is CORRUPT_STORE', async (t) => {
+  const state = { state: 'catching-up', below: new Map([[0, 5], [3, 0]]), total: 9 } as const
+  t.same(decodeIndexState(encodeIndexState(state)), state)
+  t.same(decodeIndexState(encodeIndexState({ state: 'disabled' })), { state: 'disabled' })
+  for (const text of ['nope', '{"state":"sideways"}', '{"state":"catching-up","below":{"x":1},"total":1}', '{"state":"catching-up","below":{"1":-1},"total":1}', 'null'])
+    t.throws(() => decodeIndexState(Buffer.from(text)), { code: 'CORRUPT_STORE' }, text)
+  const path = t.testdir()
+  await (await openStore({ path, network: 'development' })).close()
+  await editFolder(path, (db) => db.put(indexStateKey, Buffer.from('{"state":"sideways"}')))
+  await t.rejects(openStore({ path, network: 'development' }), { code: 'CORRUPT_STORE', message: /index state/ })
+})

@@ -1,0 +1,148 @@
+import { getNetwork, MAX_U256 } from '@weft/block'
+import { deriveEntries } from '@weft/index'
+import t, { type Test } from 'tap'
+import { openStore } from '../src/index.js'
+import { transactionTexts } from './fixtures/index-expectations.js'
+import { devnetPayloads, payloadLine, requestKeysOf } from './fixtures/indexed-blocks.js'
+
+const network = getNetwork('development')
+const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url')
+
+async function storeOf(t: Test) {
+  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false })
+  t.teardown(() => store.close())
+  return store
+}
+
+t.test('every transaction is found at its block and position, with its command and result as the payload holds them', async (t) => {
+  const store = await storeOf(t)
+  const blocks = payloadLine(network, store.cut().get(0)!, devnetPayloads)
+  await store.insertMany(blocks)
+  const head = blocks.at(-1)!.header
+  let found = 0
+  for (const block of blocks)
+    for (const [position, requestKey] of requestKeysOf(block).entries()) {
+      const lookup = await store.index.transaction(requestKey)
+      t.same(lookup, {
+        complete: true,
+        copies: [
+          {
+            requestKey,
+            block: {
+              chain: 0,
+              height: block.header.height,
+              hash: text(block.header.hash),
+              parent: text(block.header.parent),
+              creationTime: block.header.creationTime,
+              canonical: true,
+              depth: head.height - block.header.height,
+            },
+            position,
+            ...transactionTexts(block, position),
+          },
+        ],
+      })
+      found++
+    }
+  t.ok(found > 100, `${found} transactions`)
+  const [requestKey] = requestKeysOf(blocks[0]!)
+  t.same((await store.index.transaction(requestKey!, { chain: 0 })).copies.length, 1)
+  t.same(await store.index.transaction(requestKey!, { chain: 1 }), { complete: true, copies: [] }, 'another chain has none')
+  // The entry holds 12 bytes of the key: a key sharing them is confirmed against the payload, and is not this one.
+  const sibling = `${requestKey!.slice(0, 20)}${requestKey!.slice(20).split('').reverse().join('')}`
+  t.not(sibling, requestKey)
+  t.same(await store.index.transaction(sibling), { complete: true, copies: [] })
+  t.same(await store.index.transaction(text(Buffer.alloc(32, 7))), { complete: true, copies: [] })
+  for (const bad of ['short', `${requestKey!.slice(0, 42)}*`])
+    await t.rejects(store.index.transaction(bad), { code: 'INVALID_INDEX_QUERY' }, bad)
+  await t.rejects(store.index.transaction(requestKey!, { chain: -1 }), { code: 'INVALID_INDEX_QUERY' })
+})
+
+t.test('a reorg moves a copy from canonical to orphaned and back at once, with its depth below the head', async (t) => {
+  const store = await storeOf(t)
+  const line = payloadLine(network, store.cut().get(0)!, devnetPayloads.slice(0, 10))
+  await store.insertMany(line)
+  // The transaction of payload 5 (height 6); a heavier fork from height 3 carries payload 5 again at height 4.
+  const [requestKey] = requestKeysOf(line[5]!)
+  const marks = async () =>
+    (await store.index.transaction(requestKey!)).copies.map((copy) => [copy.block.height, copy.block.canonical, copy.block.depth])
+  t.same(await marks(), [[6, true, 4]])
+  const fork = payloadLine(network, line[2]!.header, [devnetPayloads[5]!, ...devnetPayloads.slice(20, 24)], MAX_U256 >> 1n)
+  await store.insertMany(fork)
+  t.equal(store.cut().get(0)?.height, 8, 'the fork won')
+  t.same(await marks(), [
+    [4, true, 4],
+    [6, false, 2],
+  ])
+  const back = payloadLine(network, line[9]!.header, devnetPayloads.slice(30, 32), MAX_U256 >> 2n)
+  await store.insertMany(back)
+  t.equal(store.cut().get(0)?.height, 12, 'the first line won again')
+  t.same(await marks(), [
+    [6, true, 6],
+    [4, false, 8],
+  ])
+})
+
+t.test('the later steps of a pact are found by its id, and the transactions of a block by its hash', async (t) => {
+  const store = await storeOf(t)
+  const blocks = payloadLine(network, store.cut().get(3)!, devnetPayloads)
+  await store.insertMany(blocks)
+  const steps = blocks.flatMap((block) => {
+    const { chainId: chain, height, hash } = block.header
+    return deriveEntries({ chain, height, hash, payload: block.payload }).transactions.flatMap((transaction) =>
+      transaction.pactId === undefined ? [] : [{ block, transaction }],
+    )
+  })
+  t.ok(steps.length >= 3, `${steps.length} later steps`)
+  for (const { block, transaction } of steps) {
+    const lookup = await store.index.pactSteps(transaction.pactId!)
+    t.same(
+      lookup.copies.map((copy) => [copy.requestKey, copy.block.hash, copy.position]),
+      [[transaction.requestKey, text(block.header.hash), transaction.position]],
+    )
+    t.equal((await store.index.pactSteps(transaction.pactId!, { chain: 4 })).copies.length, 0)
+    // The pact's first step is the transaction whose request key is the pact id.
+    t.equal((await store.index.transaction(transaction.pactId!)).copies.length, 1)
+  }
+  const block = blocks[3]!
+  const transactions = await store.index.blockTransactions(text(block.header.hash))
+  t.same(
+    transactions?.map((copy) => [copy.requestKey, copy.position, copy.command]),
+    requestKeysOf(block).map((requestKey, position) => [requestKey, position, transactionTexts(block, position).command]),
+  )
+  t.same(await store.index.blockTransactions(block.header.hash), transactions, 'the hash as bytes')
+  t.same(await store.index.blockTransactions(store.cut().get(5)!.hash), [], 'a genesis block')
+  t.equal(await store.index.blockTransactions(Buffer.alloc(32, 1)), undefined, 'an unknown block')
+  await t.rejects(store.index.blockTransactions('not a hash'), { code: 'INVALID_INDEX_QUERY' })
+})
+
+t.test('blocks with transactions come newest first, marked, paged without skipping or repeating one', async (t) => {
+  const store = await storeOf(t)
+  const blocks = payloadLine(network, store.cut().get(2)!, devnetPayloads.slice(0, 30))
+  await store.insertMany(blocks)
+  const expected = blocks
+    .filter((block) => block.payload.transactions.length > 0)
+    .reverse()
+    .map((block) => [text(block.header.hash), block.payload.transactions.length])
+  const seen: Array<[string, number]> = []
+  let next: string | undefined
+  do {
+    const page = await store.index.blocks({ limit: 4, ...(next === undefined ? {} : { next }) })
+    seen.push(...page.items.map((item): [string, number] => [item.block.hash, item.transactionCount]))
+    next = page.next
+  } while (next !== undefined)
+  t.same(seen, expected)
+  const bounded = await store.index.blocks({ minheight: 10, maxheight: 12, chain: 2 })
+  t.same(
+    bounded.items.map((item) => item.block.height),
+    [12, 11, 10].filter((height) => blocks[height - 1]!.payload.transactions.length > 0),
+  )
+  t.same((await store.index.blocks({ chain: 3 })).items, [], 'chain 3 has none')
+})
+
+t.test('index reads after close throw STORE_CLOSED', async (t) => {
+  const store = await openStore({ path: t.testdir(), network: 'development' })
+  await store.close()
+  await t.rejects(store.index.transaction('A'.repeat(43)), { code: 'STORE_CLOSED' })
+  await t.rejects(store.index.blocks(), { code: 'STORE_CLOSED' })
+})
