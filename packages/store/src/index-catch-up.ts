@@ -1,6 +1,6 @@
-import { type IndexState, encodeIndexState, indexStateKey } from './index-state.js'
 import type { IndexKeeper } from './index-keeper.js'
 import { unpackIndexOperations } from './index-operations.js'
+import { encodeIndexState, type IndexState, indexStateKey } from './index-state.js'
 import { blockKeyLow, type ChainDb, decodeBlockRecord, hashOfBlockKey, heightOfBlockKey } from './keys.js'
 import type { ValidationPool } from './validation-pool.js'
 import type { StoredPayload } from './validation-worker.js'
@@ -100,7 +100,8 @@ export class IndexCatchUp {
     const next: IndexState = complete ? { state: 'complete' } : { state: 'catching-up', below, total: state.total }
     await this.#parts.exclusive(async () => {
       const batch = db.batch()
-      for (const operations of packed) for (const { key, value } of unpackIndexOperations(operations)) batch.put(key as Buffer, value as Buffer)
+      for (const operations of packed)
+        for (const { key, value } of unpackIndexOperations(operations)) batch.put(key as Buffer, value as Buffer)
       batch.put(indexStateKey, encodeIndexState(next))
       await batch.write({ sync: syncWrites })
     })
@@ -112,12 +113,7 @@ export class IndexCatchUp {
 
 // The blocks of `chain` below `height`, highest first, up to `limit` of them and whole heights only:
 // with the next position (the lowest height read, 0 once the chain's first block is read).
-async function readBelow(
-  db: ChainDb,
-  chain: number,
-  height: number,
-  limit: number,
-): Promise<{ records: StoredPayload[]; next: number }> {
+async function readBelow(db: ChainDb, chain: number, height: number, limit: number): Promise<{ records: StoredPayload[]; next: number }> {
   const entries = await db.iterator({ gte: blockKeyLow(chain, 0), lt: blockKeyLow(chain, height), reverse: true, limit }).all()
   if (entries.length < limit) return { records: entries.map(storedPayload(chain)), next: 0 }
   const lowest = heightOfBlockKey(entries[entries.length - 1]![0])

@@ -8,7 +8,7 @@ import { blockKeyHigh, blockKeyLow, type ChainDb, heightOfBlockKey, metaKey } fr
  * `index: false`); blocks are written without entries and index reads are refused. `catching-up`:
  * new blocks are written with their entries, and the catch-up is writing those of the blocks stored
  * before; on each chain, every block at a height of `below` or more has its entries. `total` is the
- * sum of `below` when the catch-up began, for its progress.
+ * sum of `below` when the catch-up began (never 0: there is nothing to catch up then), for its progress.
  */
 export type IndexState =
   | { readonly state: 'complete' }
@@ -36,10 +36,14 @@ export function decodeIndexState(value: Buffer): IndexState {
   }
   if (parsed?.state === 'complete' || parsed?.state === 'disabled') return { state: parsed.state }
   const below = parsed?.below
-  if (parsed?.state === 'catching-up' && typeof below === 'object' && below !== null && isHeight(parsed.total)) {
+  if (parsed?.state === 'catching-up' && typeof below === 'object' && below !== null && isHeight(parsed.total) && parsed.total > 0) {
     const entries = Object.entries(below as Record<string, unknown>)
     if (entries.every(([chain, height]) => /^(0|[1-9][0-9]*)$/.test(chain) && isHeight(height)))
-      return { state: 'catching-up', below: new Map(entries.map(([chain, height]) => [Number(chain), height as number])), total: parsed.total }
+      return {
+        state: 'catching-up',
+        below: new Map(entries.map(([chain, height]) => [Number(chain), height as number])),
+        total: parsed.total,
+      }
   }
   throw new CorruptStoreError(`the index state record is not one this store writes: ${value.toString('utf8').slice(0, 80)}`)
 }
@@ -48,7 +52,9 @@ export function decodeIndexState(value: Buffer): IndexState {
 export async function catchUpStart(db: ChainDb, network: Network): Promise<Map<number, number>> {
   const below = new Map<number, number>()
   for (const chain of allChains(network)) {
-    const [top] = await db.keys({ gte: blockKeyLow(chain, 0), lte: blockKeyHigh(chain, Number.MAX_SAFE_INTEGER), reverse: true, limit: 1 }).all()
+    const [top] = await db
+      .keys({ gte: blockKeyLow(chain, 0), lte: blockKeyHigh(chain, Number.MAX_SAFE_INTEGER), reverse: true, limit: 1 })
+      .all()
     below.set(chain, top === undefined ? 0 : heightOfBlockKey(top) + 1)
   }
   return below

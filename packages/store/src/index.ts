@@ -34,6 +34,7 @@ export {
   type SnapshotPart,
   snapshotFileStream,
 } from './snapshot/snapshot-file.js'
+export { MAX_PAGE_LIMIT } from './tx-index/index-pages.js'
 export type {
   BlockWithTransactions,
   EventCopy,
@@ -46,5 +47,4 @@ export type {
   TransactionLookup,
   TransferCopy,
 } from './tx-index/index-types.js'
-export { MAX_PAGE_LIMIT } from './tx-index/index-pages.js'
 export { MAX_MODULE_NAMES } from './tx-index/transaction-index.js'

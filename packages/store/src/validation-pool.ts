@@ -78,7 +78,8 @@ export class ValidationPool {
     const pool = this.#pool
     const size = Math.ceil(items.length / this.threads)
     const chunks: Array<Promise<R[]>> = []
-    for (let at = 0; at < items.length; at += size) chunks.push(pool.run({ items: items.slice(at, at + size), index }, { name }) as Promise<R[]>)
+    for (let at = 0; at < items.length; at += size)
+      chunks.push(pool.run({ items: items.slice(at, at + size), index }, { name }) as Promise<R[]>)
     return (await Promise.all(chunks)).flat()
   }
 

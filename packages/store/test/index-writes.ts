@@ -1,11 +1,12 @@
-import { blockToJsonText, getNetwork } from '@weft/block'
+import { type Block, blockToJsonText, getNetwork } from '@weft/block'
 import { INDEX_PREFIX } from '@weft/index'
 import t, { type Test } from 'tap'
 import { type ChainStore, openStore } from '../src/index.js'
 import { decodeIndexState, encodeIndexState, indexStateKey } from '../src/index-state.js'
 import { metaKey } from '../src/keys.js'
+import { expectedEvents, expectedPlace, placeOf } from './fixtures/index-expectations.js'
+import { devnetPayloads, expectedEntries, forkLine, onChain, payloadBraid } from './fixtures/indexed-blocks.js'
 import { editFolder } from './fixtures/level.js'
-import { devnetPayloads, expectedEntries, payloadLine } from './fixtures/indexed-blocks.js'
 
 const network = getNetwork('development')
 const indexRange = { gte: Buffer.of(INDEX_PREFIX), lt: Buffer.of(INDEX_PREFIX + 1) }
@@ -28,21 +29,22 @@ async function stateIn(path: string) {
   return state
 }
 
-// A store of `blocks` blocks: lines of devnet payloads on chains 0, 1 and 2 (the genesis blocks' payloads hold no outputs the index takes).
+// A store whose chains 0, 1 and 2 carry the first `blocks` devnet payloads, braided with the other
+// chains' blocks (which, like the genesis blocks, hold no outputs the index takes).
 async function filled(path: string, options: { index?: boolean; blocks?: number } = {}) {
-  const store = await openStore({ path, network: 'development', checkBraiding: false, ...options })
-  const payloads = devnetPayloads.slice(0, options.blocks ?? 60)
-  const lines = [0, 1, 2].map((chain) => payloadLine(network, store.cut().get(chain)!, payloads.filter((_, i) => i % 3 === chain)))
-  for (const line of lines) await store.insertMany(line)
+  const { blocks: count = 60, ...open } = options
+  const store = await openStore({ path, network: 'development', ...open })
+  const payloads = devnetPayloads.slice(0, count)
+  const all = payloadBraid(network, store.cut(), Math.ceil(count / 3), (chain, i) => (chain < 3 ? payloads[3 * i + chain] : undefined))
+  await store.insertMany(all)
   await store.close()
-  const all = lines.flat()
   const expected = new Map<string, string>()
   for (const block of all) for (const [key, value] of expectedEntries(block)) expected.set(key, value)
   return { blocks: all, expected }
 }
 
 const open = async (t: Test, path: string, options: { index?: boolean; indexCatchUpBlocks?: number } = {}): Promise<ChainStore> => {
-  const store = await openStore({ path, network: 'development', checkBraiding: false, ...options })
+  const store = await openStore({ path, network: 'development', ...options })
   t.teardown(() => store.close())
   return store
 }
@@ -61,10 +63,14 @@ t.test("each block's index entries are written in its batch, exactly those @weft
 t.test('single inserts and JSON texts are indexed too, and a block inserted twice is written once', async (t) => {
   const path = t.testdir()
   const store = await open(t, path)
-  const [first, second, third] = payloadLine(network, store.cut().get(5)!, devnetPayloads.slice(0, 3))
+  const braid = payloadBraid(network, store.cut(), 3, (chain, i) => (chain === 5 ? devnetPayloads[i] : undefined))
+  const [first, second, third] = onChain(braid, 5)
+  const others = (height: number) => braid.filter((block) => block.header.chainId !== 5 && block.header.height === height)
   t.same(await store.insert(first!), { inserted: true })
   t.same(await store.insert(first!), { inserted: false })
+  await store.insertMany(others(1))
   t.equal(await store.insertManyJson([Buffer.from(blockToJsonText(second!, 'chainweb'))]), 1)
+  await store.insertMany(others(2))
   t.equal(await store.insertMany([first!, second!, third!]), 1)
   await store.close()
   const expected = new Map([...expectedEntries(first!), ...expectedEntries(second!), ...expectedEntries(third!)])
@@ -88,9 +94,15 @@ t.test('with index: false, blocks are written without entries, the store records
   await t.rejects(store.index.eventNames(), { code: 'INDEX_DISABLED' })
 })
 
-t.test('a store that kept no index, opened with it, catches up to every entry and says so', async (t) => {
+t.test('a store that kept no index, opened with it, catches up to every entry, orphans included, and says so', async (t) => {
   const path = t.testdir()
-  const { expected } = await filled(path, { index: false })
+  const { blocks, expected } = await filled(path, { index: false })
+  // A fork of chain 0 from height 10, longer than the line: chain 0 has 11 more blocks to catch up than the others.
+  const unindexed = await openStore({ path, network: 'development', index: false })
+  const fork = forkLine(network, onChain(blocks, 0)[9]!.header, devnetPayloads.slice(30, 41), blocks)
+  await unindexed.insertMany(fork)
+  await unindexed.close()
+  for (const block of fork) for (const [key, value] of expectedEntries(block)) expected.set(key, value)
   const store = await open(t, path, { indexCatchUpBlocks: 4 })
   const status = store.index.status()
   if (status.state === 'catching-up') {
@@ -125,14 +137,18 @@ t.test('a catch-up stopped by close resumes from its recorded position, and the 
   const path = t.testdir()
   const { expected } = await filled(path, { index: false })
   // One block per chain and step: 20 steps for the 60 blocks on three chains.
-  const first = await openStore({ path, network: 'development', checkBraiding: false, indexCatchUpBlocks: 1 })
-  const extra = payloadLine(network, first.cut().get(7)!, devnetPayloads.slice(40, 43))
-  await first.insertMany(extra)
+  const first = await openStore({ path, network: 'development', indexCatchUpBlocks: 1 })
+  const braid = payloadBraid(network, first.cut(), 3, (chain, i) => (chain === 7 ? devnetPayloads[40 + i] : undefined))
+  await first.insertMany(braid)
+  const extra = onChain(braid, 7)
   await first.close()
   const stopped = await stateIn(path)
   t.equal(stopped?.state, 'catching-up', 'closed before the catch-up was done')
   const below = stopped?.state === 'catching-up' ? stopped.below : new Map<number, number>()
-  t.ok([...below.values()].some((height) => height > 0), 'with positions above genesis')
+  t.ok(
+    [...below.values()].some((height) => height > 0),
+    'with positions above genesis',
+  )
   const entries = await entriesIn(path)
   for (const [key, value] of [...expectedEntries(extra[0]!), ...expectedEntries(extra[2]!)]) t.equal(entries.get(key), value)
   const store = await open(t, path, { indexCatchUpBlocks: 7 })
@@ -144,20 +160,49 @@ t.test('a catch-up stopped by close resumes from its recorded position, and the 
 
 t.test('opening a complete store without the index disables it; opening it with the index again catches up', async (t) => {
   const path = t.testdir()
-  const { expected } = await filled(path, { blocks: 9 })
+  const { blocks, expected } = await filled(path, { blocks: 9 })
   await (await openStore({ path, network: 'development', index: false })).close()
   t.same(await stateIn(path), { state: 'disabled' })
+  // Opened with the index but no catch-up: the entries written before the index was left out are
+  // there, but the blocks at those heights may lack theirs, so nothing below the top is answered.
+  const frozen = await openStore({ path, network: 'development', indexCatchUp: false })
+  const braid = payloadBraid(network, frozen.cut(), 1, (chain) => (chain === 0 ? devnetPayloads[0] : undefined))
+  await frozen.insertMany(braid)
+  const transfers = (from: readonly Block[]) =>
+    expectedEvents(from, (event) => event.module === 'coin' && event.name === 'TRANSFER').map(expectedPlace)
+  const page = await frozen.index.events({ module: 'coin', name: 'TRANSFER', limit: 1000 })
+  t.same(page.items.map(placeOf), transfers(braid), 'the new block is answered')
+  t.equal(page.incompleteBelow, 4, 'the page stops at the height the catch-up has to reach')
+  t.type(page.next, 'string')
+  await frozen.close()
   const store = await open(t, path)
   t.same(await store.index.caughtUp(), { state: 'complete' })
+  const rest = await store.index.events({ module: 'coin', name: 'TRANSFER', limit: 1000, next: page.next! })
+  t.same(rest.items.map(placeOf), transfers(blocks), 'once caught up, the next page goes on below it')
   await store.close()
+  for (const block of braid) for (const [key, value] of expectedEntries(block)) expected.set(key, value)
   t.same(await entriesIn(path), expected, 'entries written twice are the same entries')
 })
 
 t.test('the index state record: what it holds, and a record this store did not write is CORRUPT_STORE', async (t) => {
-  const state = { state: 'catching-up', below: new Map([[0, 5], [3, 0]]), total: 9 } as const
+  const state = {
+    state: 'catching-up',
+    below: new Map([
+      [0, 5],
+      [3, 0],
+    ]),
+    total: 9,
+  } as const
   t.same(decodeIndexState(encodeIndexState(state)), state)
   t.same(decodeIndexState(encodeIndexState({ state: 'disabled' })), { state: 'disabled' })
-  for (const text of ['nope', '{"state":"sideways"}', '{"state":"catching-up","below":{"x":1},"total":1}', '{"state":"catching-up","below":{"1":-1},"total":1}', 'null'])
+  for (const text of [
+    'nope',
+    '{"state":"sideways"}',
+    '{"state":"catching-up","below":{"x":1},"total":1}',
+    '{"state":"catching-up","below":{"1":-1},"total":1}',
+    '{"state":"catching-up","below":{"1":0},"total":0}',
+    'null',
+  ])
     t.throws(() => decodeIndexState(Buffer.from(text)), { code: 'CORRUPT_STORE' }, text)
   const path = t.testdir()
   await (await openStore({ path, network: 'development' })).close()

@@ -1,23 +1,24 @@
-import { getNetwork, MAX_U256 } from '@weft/block'
+import { genesisBlock, getNetwork } from '@weft/block'
 import { deriveEntries } from '@weft/index'
 import t, { type Test } from 'tap'
 import { openStore } from '../src/index.js'
 import { transactionTexts } from './fixtures/index-expectations.js'
-import { devnetPayloads, payloadLine, requestKeysOf } from './fixtures/indexed-blocks.js'
+import { devnetPayloads, forkLine, onChain, payloadBraid, requestKeysOf, tipsOf } from './fixtures/indexed-blocks.js'
 
 const network = getNetwork('development')
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url')
 
 async function storeOf(t: Test) {
-  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false })
+  const store = await openStore({ path: t.testdir(), network: 'development' })
   t.teardown(() => store.close())
   return store
 }
 
 t.test('every transaction is found at its block and position, with its command and result as the payload holds them', async (t) => {
   const store = await storeOf(t)
-  const blocks = payloadLine(network, store.cut().get(0)!, devnetPayloads)
-  await store.insertMany(blocks)
+  const braid = payloadBraid(network, store.cut(), devnetPayloads.length, (chain, i) => (chain === 0 ? devnetPayloads[i] : undefined))
+  await store.insertMany(braid)
+  const blocks = onChain(braid, 0)
   const head = blocks.at(-1)!.header
   let found = 0
   for (const block of blocks)
@@ -49,7 +50,7 @@ t.test('every transaction is found at its block and position, with its command a
   t.same((await store.index.transaction(requestKey!, { chain: 0 })).copies.length, 1)
   t.same(await store.index.transaction(requestKey!, { chain: 1 }), { complete: true, copies: [] }, 'another chain has none')
   // The entry holds 12 bytes of the key: a key sharing them is confirmed against the payload, and is not this one.
-  const sibling = `${requestKey!.slice(0, 20)}${requestKey!.slice(20).split('').reverse().join('')}`
+  const sibling = `${requestKey!.slice(0, 20)}${requestKey!.slice(20, 42).split('').reverse().join('')}${requestKey!.slice(42)}`
   t.not(sibling, requestKey)
   t.same(await store.index.transaction(sibling), { complete: true, copies: [] })
   t.same(await store.index.transaction(text(Buffer.alloc(32, 7))), { complete: true, copies: [] })
@@ -60,33 +61,47 @@ t.test('every transaction is found at its block and position, with its command a
 
 t.test('a reorg moves a copy from canonical to orphaned and back at once, with its depth below the head', async (t) => {
   const store = await storeOf(t)
-  const line = payloadLine(network, store.cut().get(0)!, devnetPayloads.slice(0, 10))
-  await store.insertMany(line)
-  // The transaction of payload 5 (height 6); a heavier fork from height 3 carries payload 5 again at height 4.
-  const [requestKey] = requestKeysOf(line[5]!)
+  // Ten heights of every chain, chain 0's blocks carrying devnet payloads.
+  const braid = payloadBraid(network, store.cut(), 10, (chain, i) => (chain === 0 ? devnetPayloads[i] : undefined))
+  await store.insertMany(braid)
+  const line = onChain(braid, 0)
+  // A transaction of payload 6 (height 7); a longer fork from height 3 carries payload 6 again at height 4.
+  const [requestKey] = requestKeysOf(line[6]!)
   const marks = async () =>
     (await store.index.transaction(requestKey!)).copies.map((copy) => [copy.block.height, copy.block.canonical, copy.block.depth])
-  t.same(await marks(), [[6, true, 4]])
-  const fork = payloadLine(network, line[2]!.header, [devnetPayloads[5]!, ...devnetPayloads.slice(20, 24)], MAX_U256 >> 1n)
+  t.same(await marks(), [[7, true, 3]])
+  const fork = forkLine(network, line[2]!.header, [devnetPayloads[6]!, ...devnetPayloads.slice(20, 27)], braid)
   await store.insertMany(fork)
-  t.equal(store.cut().get(0)?.height, 8, 'the fork won')
-  t.same(await marks(), [
-    [4, true, 4],
-    [6, false, 2],
-  ])
-  const back = payloadLine(network, line[9]!.header, devnetPayloads.slice(30, 32), MAX_U256 >> 2n)
+  t.equal(store.cut().get(0)?.hash.equals(fork.at(-1)!.header.hash), true, 'the fork won, at height 11')
+  t.same(
+    await marks(),
+    [
+      [4, true, 7],
+      [7, false, 4],
+    ],
+    'the copy at height 7 is orphaned, the one at 4 canonical, in the same read',
+  )
+  // Two more heights of every chain on the first line (chain 0 from height 10): it is the longer again.
+  const back = payloadBraid(network, tipsOf(braid), 2, (chain, i) => (chain === 0 ? devnetPayloads[30 + i] : undefined))
   await store.insertMany(back)
   t.equal(store.cut().get(0)?.height, 12, 'the first line won again')
   t.same(await marks(), [
-    [6, true, 6],
+    [7, true, 5],
     [4, false, 8],
   ])
+  // Canonical-only pages follow the same moves.
+  const events = await store.index.events({ module: 'coin', name: 'TRANSFER', chain: 0, canonicalOnly: true, limit: 1000 })
+  t.notOk(
+    events.items.some((event) => fork.some((block) => block.header.hash.toString('base64url') === event.block.hash)),
+    "no event of the fork's blocks",
+  )
 })
 
 t.test('the later steps of a pact are found by its id, and the transactions of a block by its hash', async (t) => {
   const store = await storeOf(t)
-  const blocks = payloadLine(network, store.cut().get(3)!, devnetPayloads)
-  await store.insertMany(blocks)
+  const braid = payloadBraid(network, store.cut(), devnetPayloads.length, (chain, i) => (chain === 3 ? devnetPayloads[i] : undefined))
+  await store.insertMany(braid)
+  const blocks = onChain(braid, 3)
   const steps = blocks.flatMap((block) => {
     const { chainId: chain, height, hash } = block.header
     return deriveEntries({ chain, height, hash, payload: block.payload }).transactions.flatMap((transaction) =>
@@ -111,15 +126,17 @@ t.test('the later steps of a pact are found by its id, and the transactions of a
     requestKeysOf(block).map((requestKey, position) => [requestKey, position, transactionTexts(block, position).command]),
   )
   t.same(await store.index.blockTransactions(block.header.hash), transactions, 'the hash as bytes')
-  t.same(await store.index.blockTransactions(store.cut().get(5)!.hash), [], 'a genesis block')
+  t.same(await store.index.blockTransactions(genesisBlock(network, 5).header.hash), [], 'a genesis block')
+  t.same(await store.index.blockTransactions(store.cut().get(5)!.hash), [], 'a block with no transactions')
   t.equal(await store.index.blockTransactions(Buffer.alloc(32, 1)), undefined, 'an unknown block')
   await t.rejects(store.index.blockTransactions('not a hash'), { code: 'INVALID_INDEX_QUERY' })
 })
 
 t.test('blocks with transactions come newest first, marked, paged without skipping or repeating one', async (t) => {
   const store = await storeOf(t)
-  const blocks = payloadLine(network, store.cut().get(2)!, devnetPayloads.slice(0, 30))
-  await store.insertMany(blocks)
+  const braid = payloadBraid(network, store.cut(), 30, (chain, i) => (chain === 2 ? devnetPayloads[i] : undefined))
+  await store.insertMany(braid)
+  const blocks = onChain(braid, 2)
   const expected = blocks
     .filter((block) => block.payload.transactions.length > 0)
     .reverse()

@@ -1,22 +1,18 @@
-import { type Block, getNetwork, MAX_U256 } from '@weft/block'
+import { type Block, getNetwork } from '@weft/block'
 import { encodeCursor, eventRange } from '@weft/index'
 import t, { type Test } from 'tap'
 import { type ChainStore, type IndexPage, openStore, type PageOptions } from '../src/index.js'
 import { expectedEvents, expectedPlace, expectedTransfers, placeOf } from './fixtures/index-expectations.js'
-import { devnetPayloads, payloadLine } from './fixtures/indexed-blocks.js'
+import { devnetPayloads, forkLine, onChain, onThreeChains, payloadBraid } from './fixtures/indexed-blocks.js'
 
 const network = getNetwork('development')
 
-// Three chains of devnet payloads: events and transfers of every kind, across chains.
+// Twenty heights of every chain, chains 0, 1 and 2 carrying the devnet payloads: events and transfers of every kind, across chains.
 async function filledStore(t: Test): Promise<{ store: ChainStore; blocks: Block[] }> {
-  const store = await openStore({ path: t.testdir(), network: 'development', checkBraiding: false })
+  const store = await openStore({ path: t.testdir(), network: 'development' })
   t.teardown(() => store.close())
-  const blocks: Block[] = []
-  for (const chain of [0, 1, 2]) {
-    const line = payloadLine(network, store.cut().get(chain)!, devnetPayloads.filter((_, i) => i % 3 === chain))
-    await store.insertMany(line)
-    blocks.push(...line)
-  }
+  const blocks = payloadBraid(network, store.cut(), 20, onThreeChains)
+  await store.insertMany(blocks)
   return { store, blocks }
 }
 
@@ -40,8 +36,9 @@ t.test('events of a name come newest first with their exact params, and pages ne
   const expected = expectedEvents(blocks, (event) => event.module === 'coin' && event.name === 'TRANSFER')
   let extra = 0
   const arrive = async () => {
-    // A newer block on chain 1 arrives between every two pages: it sorts before the cursor.
-    await store.insertMany(payloadLine(network, store.cut().get(1)!, [devnetPayloads[(extra++ * 7) % 60]!]))
+    // A newer height of every chain arrives between every two pages, chain 1's block with transfers: it sorts before the cursor.
+    const payload = devnetPayloads[(extra++ * 7) % 60]!
+    await store.insertMany(payloadBraid(network, store.cut(), 1, (chain) => (chain === 1 ? payload : undefined)))
   }
   const { items } = await allPages((o) => store.index.events({ module: 'coin', name: 'TRANSFER', ...o }), { limit: 7 }, arrive)
   t.ok(extra > 10, `${extra} blocks arrived while paging`)
@@ -51,7 +48,10 @@ t.test('events of a name come newest first with their exact params, and pages ne
     expected.map(({ item }) => [item.requestKey, item.module, item.name, item.params]),
   )
   t.ok(items.every((event) => event.block.canonical && typeof event.moduleHash === 'string'))
-  t.ok(items.some((event) => event.position === -1), 'coinbase events are there, at position -1')
+  t.ok(
+    items.some((event) => event.position === -1),
+    'coinbase events are there, at position -1',
+  )
 })
 
 t.test("a module's events merge its names in the answers' order; bounds and filters keep their part", async (t) => {
@@ -77,7 +77,15 @@ t.test("a module's events merge its names in the answers' order; bounds and filt
   const names = await store.index.eventNames()
   t.same(
     names.map(({ module, name }) => `${module}.${name}`),
-    ['coin.TRANSFER', 'coin.TRANSFER_XCHAIN', 'coin.TRANSFER_XCHAIN_RECD', 'pact.X_YIELD', 'pact.X_RESUME', 'free.registry.ENTRY_SET', 'free.weft-token.TRANSFER'],
+    [
+      'coin.TRANSFER',
+      'coin.TRANSFER_XCHAIN',
+      'coin.TRANSFER_XCHAIN_RECD',
+      'pact.X_YIELD',
+      'pact.X_RESUME',
+      'free.registry.ENTRY_SET',
+      'free.weft-token.TRANSFER',
+    ],
     'in key order: each text by its length, then its bytes',
   )
   t.same(await store.index.eventNames({ limit: 2 }), names.slice(0, 2))
@@ -102,7 +110,9 @@ t.test("an account's transfers of a token: exact amounts, its sides, and a cross
   // The mint of a burn whose target chain's step the devnet mined: seen by its receiver.
   const mint = expectedEvents(blocks, (event) => event.name === 'TRANSFER_XCHAIN_RECD')[0]!
   const [sender, minted, , source] = JSON.parse(mint.item.params) as string[]
-  const received = (await allPages((o) => store.index.transfers({ account: minted!, ...o }), {})).items.find((x) => x.sender === '' && x.pactId !== null)!
+  const received = (await allPages((o) => store.index.transfers({ account: minted!, ...o }), {})).items.find(
+    (x) => x.sender === '' && x.pactId !== null,
+  )!
   t.same(received.crossChain, { chain: source, account: sender })
   t.equal(received.received, true)
   const token = expectedEvents(blocks, (event) => event.module === 'free.weft-token')[0]!
@@ -116,22 +126,31 @@ t.test("an account's transfers of a token: exact amounts, its sides, and a cross
 
 t.test('only canonical copies, when asked: an orphaned block’s events are left out, and marked otherwise', async (t) => {
   const { store, blocks } = await filledStore(t)
-  const chain0 = blocks.filter((block) => block.header.chainId === 0)
-  // A heavier two-block fork on chain 0 from height 17 orphans its last three blocks.
-  const fork = payloadLine(network, chain0[16]!.header, devnetPayloads.slice(0, 2), MAX_U256 >> 2n)
+  const chain0 = onChain(blocks, 0)
+  // A four-block fork on chain 0 from height 17, longer than the line, orphans its last three blocks.
+  const fork = forkLine(network, chain0[16]!.header, devnetPayloads.slice(0, 4), blocks)
   await store.insertMany(fork)
+  t.equal(store.cut().get(0)?.height, 21, 'the fork won')
   const all = await store.index.events({ module: 'coin', name: 'TRANSFER', chain: 0, limit: 1000 })
   const orphaned = all.items.filter((event) => !event.block.canonical)
   t.same([...new Set(orphaned.map((event) => event.block.height))], [20, 19, 18])
-  t.ok(orphaned.every((event) => event.block.depth === 19 - event.block.height))
+  t.ok(orphaned.every((event) => event.block.depth === 21 - event.block.height))
   const canonical = await store.index.events({ module: 'coin', name: 'TRANSFER', chain: 0, limit: 1000, canonicalOnly: true })
-  t.same(canonical.items, all.items.filter((event) => event.block.canonical))
+  t.same(
+    canonical.items,
+    all.items.filter((event) => event.block.canonical),
+  )
   const blocksPage = await store.index.blocks({ chain: 0, canonicalOnly: true, maxheight: 20, minheight: 18 })
   t.same(
     blocksPage.items.map((item) => [item.block.hash, item.transactionCount]),
-    [[fork[0]!.header.hash.toString('base64url'), fork[0]!.payload.transactions.length]],
-    "the fork's block with transactions, not the orphans at those heights",
+    fork
+      .slice(0, 3)
+      .reverse()
+      .filter((block) => block.payload.transactions.length > 0)
+      .map((block) => [block.header.hash.toString('base64url'), block.payload.transactions.length]),
+    "the fork's blocks with transactions, not the orphans at those heights",
   )
+  t.ok(blocksPage.items.length > 0)
   const account = (JSON.parse(orphaned[0]!.params) as string[])[1]!
   const transfers = await store.index.transfers({ account, chain: 0, canonicalOnly: true, limit: 1000 })
   t.ok(transfers.items.every((transfer) => transfer.block.canonical))
@@ -141,7 +160,10 @@ t.test('paging limits: a scan limit ends pages early with a next; limits are bou
   const { store, blocks } = await filledStore(t)
   const expected = expectedEvents(blocks, (event) => event.module === 'coin' && event.name === 'TRANSFER' && event.position === -1)
   const scanned = await allPages((o) => store.index.events({ module: 'coin', name: 'TRANSFER', chain: 2, ...o }), { scanLimit: 3 })
-  t.ok(scanned.pages.some((page) => page.items.length === 0 && page.next !== undefined), 'an empty page can still go on')
+  t.ok(
+    scanned.pages.some((page) => page.items.length === 0 && page.next !== undefined),
+    'an empty page can still go on',
+  )
   t.same(
     scanned.items.map(placeOf),
     expectedEvents(blocks, (event) => event.module === 'coin' && event.name === 'TRANSFER')
@@ -157,7 +179,11 @@ t.test('paging limits: a scan limit ends pages early with a next; limits are bou
   await t.rejects(store.index.events({ module: 'coin', name: 'TRANSFER_XCHAIN', next: page.next! }), { code: 'CURSOR_OUT_OF_RANGE' })
   await t.rejects(store.index.transfers({ account: 'k:x', next: page.next! }), { code: 'CURSOR_OUT_OF_RANGE' })
   await t.rejects(store.index.events({ module: 'pact', next: page.next! }), { code: 'CURSOR_OUT_OF_RANGE' })
-  t.same((await store.index.events({ module: 'coin', next: page.next!, limit: 1 })).items.length, 1, "a name's cursor goes on in its module")
+  t.same(
+    (await store.index.events({ module: 'coin', next: page.next!, limit: 1 })).items.length,
+    1,
+    "a name's cursor goes on in its module",
+  )
   await t.rejects(store.index.blocks({ next: 'not a cursor!' }), { code: 'INVALID_INDEX_QUERY' })
   // A cursor of this query's range that names no stored entry.
   const forged = encodeCursor({ key: Buffer.concat([eventRange({ module: 'coin', name: 'TRANSFER' }).gte, Buffer.alloc(9)]), taken: 1 })

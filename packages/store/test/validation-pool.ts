@@ -17,12 +17,19 @@ t.test('the pool encodes a batch on worker threads exactly as inline, in order',
   const blocks = line(101)
   const pooled = await pool.encode(blocks)
   t.equal(pooled.length, 101)
-  t.same(pooled, blocks.map((block) => encodeBlock(block)))
+  t.same(
+    pooled,
+    blocks.map((block) => encodeBlock(block)),
+  )
   t.ok(
     pooled.every((encoded) => Buffer.isBuffer(encoded.record) && Buffer.isBuffer(encoded.headerJson)),
     'buffers arrive as Buffers',
   )
-  t.same(await pool.encode(blocks.slice(0, 3)), blocks.slice(0, 3).map((block) => encodeBlock(block)), 'a small batch is encoded inline')
+  t.same(
+    await pool.encode(blocks.slice(0, 3)),
+    blocks.slice(0, 3).map((block) => encodeBlock(block)),
+    'a small batch is encoded inline',
+  )
 })
 
 // The same block refused on a worker by insertMany and by insertManyJson: its nonce changed, so its
@@ -59,7 +66,10 @@ t.test('a closed pool encodes inline', async (t) => {
   const pool = new ValidationPool(1)
   await pool.close()
   const blocks = line(40)
-  t.same(await pool.encode(blocks), blocks.map((block) => encodeBlock(block)))
+  t.same(
+    await pool.encode(blocks),
+    blocks.map((block) => encodeBlock(block)),
+  )
 })
 
 t.test('the pool parses and encodes JSON texts on worker threads exactly as inline, in order', async (t) => {
@@ -67,11 +77,20 @@ t.test('the pool parses and encodes JSON texts on worker threads exactly as inli
   t.teardown(() => pool.close())
   const blocks = line(90)
   const pooled = await pool.encodeTexts(texts(blocks))
-  t.same(pooled, blocks.map((block) => encodeBlock(block)))
-  t.same(pooled, texts(blocks).map((text) => encodeBlockText(text)))
+  t.same(
+    pooled,
+    blocks.map((block) => encodeBlock(block)),
+  )
+  t.same(
+    pooled,
+    texts(blocks).map((text) => encodeBlockText(text)),
+  )
   const mixed = [...texts(blocks.slice(0, 40)), Buffer.from('{"header":{}}'), Buffer.from('not json')]
   const answers = await pool.encodeTexts(mixed)
-  t.same(answers.slice(0, 40), blocks.slice(0, 40).map((block) => encodeBlock(block)))
+  t.same(
+    answers.slice(0, 40),
+    blocks.slice(0, 40).map((block) => encodeBlock(block)),
+  )
   t.match(answers.slice(40), [{ unreadable: String }, { unreadable: String }], 'a text that is not a block says why')
   t.match(
     await pool.encodeTexts(mixed.slice(38)),

@@ -43,7 +43,7 @@ export class BlockLookup {
   readonly #winning = new Map<string, Promise<Buffer | undefined>>()
   readonly #payloads = new Map<string, PayloadWithOutputs>()
   readonly #entries = new Map<string, BlockEntries>()
-  readonly #outputs = new Map<string, Record<string, unknown> | undefined>()
+  readonly #outputs = new Map<string, Record<string, unknown>>()
 
   constructor(context: ReadContext) {
     this.#context = context
@@ -86,16 +86,17 @@ export class BlockLookup {
     const { chainId: chain, height } = header
     const winning = await this.#winningAt(chain, height)
     // A chain outside the cut (one that joins at a graph transition not reached yet) has no winning
-    // branch: its blocks are orphaned, their depth counted from the chain's best block.
-    const head = this.#context.cut.get(chain) ?? this.#context.heads.get(chain)
+    // branch: its blocks are orphaned, their depth counted from the chain's best block (every chain
+    // of the network has one: its genesis block at least).
+    const head = this.#context.cut.get(chain) ?? this.#context.heads.get(chain)!
     return {
       chain,
       height,
       hash: encodeHash(header.hash),
       parent: encodeHash(header.parent),
       creationTime: header.creationTime,
-      canonical: winning !== undefined && winning.equals(header.hash),
-      depth: head === undefined ? 0 : head.height - height,
+      canonical: winning?.equals(header.hash) === true,
+      depth: head.height - height,
     }
   }
 
@@ -114,8 +115,9 @@ export class BlockLookup {
     const head = this.#context.cut.get(chain)
     if (head === undefined || height > head.height) return undefined
     if (height === head.height) return Buffer.from(head.hash)
+    // The head's ancestors are stored down to its chain's genesis, below which no block has entries.
     const ref = await this.#context.ancestorAt(head.hash, height)
-    return ref === undefined ? undefined : Buffer.from(ref.hash)
+    return Buffer.from(ref!.hash)
   }
 
   /** The block's payload with outputs, parsed once. */
@@ -141,49 +143,44 @@ export class BlockLookup {
     return entries
   }
 
-  /** The command and result texts of the transaction at `position`, if the payload has one there. */
-  transaction(block: FoundBlock, position: number): PayloadTransaction | undefined {
-    const pair: unknown = this.payload(block).transactions[position]
-    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return undefined
-    return { command: Buffer.from(pair[0], 'base64url').toString('utf8'), result: Buffer.from(pair[1], 'base64url').toString('utf8') }
+  /** The command and result texts of the transaction at `position` (one `entries` found: the payload has it). */
+  transaction(block: FoundBlock, position: number): PayloadTransaction {
+    const [command, result] = this.payload(block).transactions[position]!
+    return { command: Buffer.from(command, 'base64url').toString('utf8'), result: Buffer.from(result, 'base64url').toString('utf8') }
   }
 
-  /** A string member of the event at (`position`, `index`) of the block's outputs (the coinbase's at -1), or null. */
-  eventField(block: FoundBlock, position: number, index: number, field: 'moduleHash'): string | null {
-    const events = this.#output(block, position)?.events
-    const event: unknown = Array.isArray(events) ? events[index] : undefined
-    const value = typeof event === 'object' && event !== null ? (event as Record<string, unknown>)[field] : undefined
-    return typeof value === 'string' ? value : null
+  /** The `moduleHash` of the event `entries` found at (`position`, `index`) (the coinbase's at -1), or null when it has none. */
+  moduleHash(block: FoundBlock, position: number, index: number): string | null {
+    // @weft/index derived the event from this output: a JSON object whose `events` hold an object at `index`.
+    const event = (this.#output(block, position).events as Array<Record<string, unknown>>)[index]!
+    return typeof event.moduleHash === 'string' ? event.moduleHash : null
   }
 
   /**
    * A cross-chain leg's other end, from the same output: the target chain and receiver of a burn
-   * (`<token>.TRANSFER_XCHAIN`), the source chain and sender of a mint (`<token>.TRANSFER_XCHAIN_RECD`).
+   * (`<token>.TRANSFER_XCHAIN`), the source chain and sender of a mint (`<token>.TRANSFER_XCHAIN_RECD`);
+   * null when the output has no such event, or its chain or account is not a string.
    */
   crossChain(block: FoundBlock, position: number, token: string, leg: 'burn' | 'mint'): { chain: string; account: string } | null {
     const name = leg === 'burn' ? 'TRANSFER_XCHAIN' : 'TRANSFER_XCHAIN_RECD'
     const event = this.entries(block).events.find((e) => e.position === position && e.module === token && e.name === name)
     if (event === undefined) return null
-    const params: unknown = JSON.parse(event.params)
-    if (!Array.isArray(params)) return null
-    const [sender, receiver, , chain] = params as unknown[]
+    // A derived event's parameters are the JSON text of an array.
+    const [sender, receiver, , chain] = JSON.parse(event.params) as unknown[]
     const account = leg === 'burn' ? receiver : sender
     return typeof chain === 'string' && typeof account === 'string' ? { chain, account } : null
   }
 
-  // The output of the transaction at `position` (the coinbase's at -1), parsed once; undefined when it is not a JSON object.
-  #output(block: FoundBlock, position: number): Record<string, unknown> | undefined {
+  // The output of the transaction at `position` (the coinbase's at -1), parsed once: one an event was derived from.
+  #output(block: FoundBlock, position: number): Record<string, unknown> {
     const key = `${mapKeyOfHash(block.hash)}:${position}`
-    if (this.#outputs.has(key)) return this.#outputs.get(key)
-    const text = position < 0 ? this.payload(block).coinbase : this.payload(block).transactions[position]?.[1]
-    let output: Record<string, unknown> | undefined
-    try {
-      const parsed: unknown = typeof text === 'string' ? JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) : undefined
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) output = parsed as Record<string, unknown>
-    } catch {
-      output = undefined
+    let output = this.#outputs.get(key)
+    if (output === undefined) {
+      const payload = this.payload(block)
+      const text = position < 0 ? payload.coinbase : payload.transactions[position]![1]
+      output = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Record<string, unknown>
+      this.#outputs.set(key, output)
     }
-    this.#outputs.set(key, output)
     return output
   }
 }

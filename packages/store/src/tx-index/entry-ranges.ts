@@ -15,7 +15,10 @@ export interface RangeItem {
 }
 
 /** Orders items as every page answers them: newest block first, then by position and event index. */
-export function compareItems(a: Pick<RangeItem, 'suffix' | 'position' | 'index'>, b: Pick<RangeItem, 'suffix' | 'position' | 'index'>): number {
+export function compareItems(
+  a: Pick<RangeItem, 'suffix' | 'position' | 'index'>,
+  b: Pick<RangeItem, 'suffix' | 'position' | 'index'>,
+): number {
   return Buffer.compare(a.suffix, b.suffix) || a.position - b.position || a.index - b.index
 }
 

@@ -55,7 +55,10 @@ async function resumePoint(
   const items = entry === undefined ? [] : entry.kind === 'event' || entry.kind === 'account' ? entry.items : [{ position: 0, index: 0 }]
   const item = items[cursor.taken - 1]
   if (item === undefined)
-    throw new InvalidIndexQueryError('INVALID_INDEX_QUERY', `Expected a next token naming an entry of this store, received ${next.slice(0, 60)}`)
+    throw new InvalidIndexQueryError(
+      'INVALID_INDEX_QUERY',
+      `Expected a next token naming an entry of this store, received ${next.slice(0, 60)}`,
+    )
   return { suffix, last: { suffix, position: item.position, index: item.index } }
 }
 

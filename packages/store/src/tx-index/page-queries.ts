@@ -1,4 +1,4 @@
-import { accountRange, blockRange, eventRange, type KeyRange, moduleEventsRange } from '@weft/index'
+import { accountRange, blockRange, type DecodedEntry, eventRange, type KeyRange, moduleEventsRange } from '@weft/index'
 import type { BlockLookup, FoundBlock } from './block-lookup.js'
 import type { RangeItem } from './entry-ranges.js'
 import type { PageRange, PageSpec } from './index-pages.js'
@@ -13,6 +13,9 @@ export interface PageContext {
   readonly lookup: BlockLookup
   readonly completeFrom: number
 }
+
+// An entry of one kind: each page's ranges hold entries of their kind alone.
+type Entry<K extends DecodedEntry['kind']> = Extract<DecodedEntry, { kind: K }>
 
 const keepChain =
   (chain: number | undefined) =>
@@ -57,16 +60,18 @@ export function eventPage(
     completeFrom: context.completeFrom,
     keep: keepChain(query.chain),
     accept: async (item) => {
-      const { entry, position, index } = item
-      if (entry.kind !== 'event') return undefined
+      const { position, index } = item
+      const entry = item.entry as Entry<'event'>
       const hit = await confirmed(context, query, item, (block) =>
-        context.lookup.entries(block).events.find(
-          (event) => event.position === position && event.index === index && event.module === entry.module && event.name === entry.name,
-        ),
+        context.lookup
+          .entries(block)
+          .events.find(
+            (event) => event.position === position && event.index === index && event.module === entry.module && event.name === entry.name,
+          ),
       )
       if (hit === undefined) return undefined
       const { requestKey, module, name, params } = hit.found
-      const moduleHash = context.lookup.eventField(hit.block, position, index, 'moduleHash')
+      const moduleHash = context.lookup.moduleHash(hit.block, position, index)
       return { block: hit.mark, position, index, requestKey, module, name, params, moduleHash }
     },
   }
@@ -85,8 +90,8 @@ export function transferPage(
     completeFrom: context.completeFrom,
     keep: keepChain(query.chain),
     accept: async (item) => {
-      const { entry, position, index } = item
-      if (entry.kind !== 'account') return undefined
+      const { position, index } = item
+      const entry = item.entry as Entry<'account'>
       const { sent, received } = entry.items[item.ordinal]!
       const hit = await confirmed(context, query, item, (block) =>
         context.lookup
@@ -102,8 +107,22 @@ export function transferPage(
       )
       if (hit === undefined) return undefined
       const { requestKey, token, sender, receiver, amount, pactId } = hit.found
-      const crossChain = pactId === undefined ? null : context.lookup.crossChain(hit.block, position, token, sender === '' ? 'mint' : 'burn')
-      return { block: hit.mark, position, index, requestKey, token, sender, receiver, amount, pactId: pactId ?? null, crossChain, sent, received }
+      const crossChain =
+        pactId === undefined ? null : context.lookup.crossChain(hit.block, position, token, sender === '' ? 'mint' : 'burn')
+      return {
+        block: hit.mark,
+        position,
+        index,
+        requestKey,
+        token,
+        sender,
+        receiver,
+        amount,
+        pactId: pactId ?? null,
+        crossChain,
+        sent,
+        received,
+      }
     },
   }
 }
@@ -118,8 +137,7 @@ export function blockPage(context: PageContext, query: PageOptions): PageSpec<Bl
     completeFrom: context.completeFrom,
     keep: keepChain(query.chain),
     accept: async (item) => {
-      const { entry } = item
-      if (entry.kind !== 'block') return undefined
+      const entry = item.entry as Entry<'block'>
       const hit = await confirmed(context, query, item, (block) =>
         context.lookup.payload(block).transactions.length === entry.transactionCount ? true : undefined,
       )

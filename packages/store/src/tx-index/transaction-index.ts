@@ -1,6 +1,16 @@
 import { allChains, type Network } from '@weft/block'
 import { decodeHash, isHashText } from '@weft/hash-text'
-import { allEventsRange, decodeEntry, eventRange, InvalidIndexQueryError, type KeyRange, moduleEventsRange, pactRange, transactionRange } from '@weft/index'
+import {
+  allEventsRange,
+  type DecodedEntry,
+  decodeEntry,
+  eventRange,
+  InvalidIndexQueryError,
+  type KeyRange,
+  moduleEventsRange,
+  pactRange,
+  transactionRange,
+} from '@weft/index'
 import { IndexDisabledError } from '../errors.js'
 import type { CatchUpProgress } from '../index-catch-up.js'
 import type { IndexKeeper } from '../index-keeper.js'
@@ -59,7 +69,7 @@ export class LevelTransactionIndex implements TransactionIndex {
       state: 'catching-up',
       completeFrom: Object.fromEntries(state.below),
       remainingHeights: remaining,
-      progress: state.total === 0 ? 1 : 1 - remaining / state.total,
+      progress: 1 - remaining / state.total,
       indexedBlocks,
       ...(error === undefined ? {} : { error: error.message }),
     }
@@ -95,14 +105,18 @@ export class LevelTransactionIndex implements TransactionIndex {
     const entries = await db.iterator(range).all()
     const copies = await Promise.all(
       entries.map(async ([key, value]) => {
-        const entry = decodeEntry(key, value)
-        if (entry.kind !== 'transaction' && entry.kind !== 'pact') return []
+        // A request key's or a pact's range holds entries of its kind alone.
+        const entry = decodeEntry(key, value) as Extract<DecodedEntry, { kind: 'transaction' | 'pact' }>
         const found: TransactionCopy[] = []
         for (const block of await lookup.blocksAt(entry.block)) {
           const requestKey = confirm(lookup, block, entry.position)
-          const transaction = requestKey === undefined ? undefined : lookup.transaction(block, entry.position)
-          if (requestKey === undefined || transaction === undefined) continue
-          found.push({ requestKey, block: await lookup.mark(block), position: entry.position, ...transaction })
+          if (requestKey === undefined) continue
+          found.push({
+            requestKey,
+            block: await lookup.mark(block),
+            position: entry.position,
+            ...lookup.transaction(block, entry.position),
+          })
         }
         return found
       }),
@@ -113,7 +127,10 @@ export class LevelTransactionIndex implements TransactionIndex {
   async blockTransactions(hash: string | Uint8Array): Promise<TransactionCopy[] | undefined> {
     const { db } = this.#enabled()
     if (typeof hash === 'string' && !isHashText(hash))
-      throw new InvalidIndexQueryError('INVALID_INDEX_QUERY', `Expected a block hash of 43 base64url characters, received ${hash.slice(0, 60)}`)
+      throw new InvalidIndexQueryError(
+        'INVALID_INDEX_QUERY',
+        `Expected a block hash of 43 base64url characters, received ${hash.slice(0, 60)}`,
+      )
     const bytes = typeof hash === 'string' ? decodeHash(hash) : Buffer.from(hash)
     const ref = await db.get(hashIndexKey(bytes))
     if (ref === undefined) return undefined
@@ -124,10 +141,9 @@ export class LevelTransactionIndex implements TransactionIndex {
     )
     if (block === undefined) return undefined
     const mark = await lookup.mark(block)
-    return lookup.entries(block).transactions.flatMap(({ position, requestKey }) => {
-      const transaction = lookup.transaction(block, position)
-      return transaction === undefined ? [] : [{ requestKey, block: mark, position, ...transaction }]
-    })
+    return lookup
+      .entries(block)
+      .transactions.map(({ position, requestKey }) => ({ requestKey, block: mark, position, ...lookup.transaction(block, position) }))
   }
 
   async events(query: { readonly module: string; readonly name?: string } & PageOptions): Promise<IndexPage<EventCopy>> {
@@ -166,8 +182,7 @@ export class LevelTransactionIndex implements TransactionIndex {
       while (names.length < limit) {
         const next = await iterator.next()
         if (next === undefined) break
-        const entry = decodeEntry(next[0], next[1])
-        if (entry.kind !== 'event') break
+        const entry = decodeEntry(next[0], next[1]) as Extract<DecodedEntry, { kind: 'event' }>
         names.push({ module: entry.module, name: entry.name })
         iterator.seek(eventRange({ module: entry.module, name: entry.name }).lt)
       }
