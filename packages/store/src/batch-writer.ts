@@ -1,13 +1,14 @@
 import { type Block, type Header, InvalidEncodingError, type Network } from '@weft/block'
 import { mapKeyOfHash } from '@weft/hash-text'
 import { adjacentLookup, type Judgement, notTheStoredBlock, readNamedBlocks, refusal } from './block-checks.js'
-import { type EncodedBlock, encodeBlock, encodedHeader } from './block-encoding.js'
+import { type EncodedBlock, encodedHeader } from './block-encoding.js'
 import type { BlockReads } from './block-reads.js'
 import type { ChainHeads, HeadsDraft } from './chain-heads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
 import type { IndexKeeper } from './index-keeper.js'
 import { unpackIndexOperations } from './index-operations.js'
+import { blocksPerBatch, type EncodedBatch, encodeGroup, inBatches, type PendingInsert } from './insert-batches.js'
 import { blockKey, type ChainDb, encodeHashRecord, hashIndexKey, type PutOperation, payloadKey } from './keys.js'
 import { type KnownBlocks, LineReader } from './line-reader.js'
 import { cutJoined, forkChoiceCut, type NodeCut, sameCut } from './node-cut.js'
@@ -30,21 +31,6 @@ interface PreparedBatch {
   readonly cut: ReadonlyMap<number, Header>
 }
 
-// A batch of an insertMany call, validated by the pool: each block's header and encoding, and, when
-// a text of the batch is not a block, the error to throw once the blocks before it are written.
-interface EncodedBatch {
-  readonly headers: readonly Header[]
-  readonly encoded: readonly EncodedBlock[]
-  readonly unreadable?: Error
-}
-
-// An insert() call waiting in a group of concurrent ones that are written together.
-interface PendingInsert {
-  readonly block: Block
-  resolve(result: { inserted: boolean }): void
-  reject(error: unknown): void
-}
-
 /** What a `BatchWriter` writes to and tells. */
 export interface BatchWriterParts {
   readonly db: ChainDb
@@ -63,10 +49,6 @@ export interface BatchWriterParts {
   /** Whether blocks are written with their `@weft/index` entries (derived with the hashing checks). */
   readonly index: Pick<IndexKeeper, 'writes'>
 }
-
-// Blocks of one insertMany call written per batch: large enough to amortise a write, small enough
-// that a batch stays a few hundred kilobytes.
-const blocksPerBatch = 256
 
 /**
  * Validates blocks, then writes each batch as one atomic classic-level batch with its indexes,
@@ -196,7 +178,7 @@ export class BatchWriter {
     if (this.#openGroup === group) this.#openGroup = undefined
     try {
       for (let start = 0; start < group.length; start += blocksPerBatch) {
-        const { part, encoded } = await this.#encodeGroup(group.slice(start, start + blocksPerBatch))
+        const { part, encoded } = await encodeGroup(this.#parts.pool, group.slice(start, start + blocksPerBatch), this.#parts.index.writes)
         const prepared = await this.#prepare(
           part.map((pending) => pending.block.header),
           encoded,
@@ -213,27 +195,6 @@ export class BatchWriter {
     } catch (error) {
       // The store itself failed (a read, a write, a corrupt record): no caller is left waiting.
       for (const pending of group) pending.reject(error)
-    }
-  }
-
-  // The encodings of a group's blocks, and the callers whose blocks have one: a block that cannot be
-  // encoded (a malformed one) refuses its own caller, not the others of its group.
-  async #encodeGroup(group: readonly PendingInsert[]): Promise<{ part: PendingInsert[]; encoded: EncodedBlock[] }> {
-    try {
-      const blocks = group.map((pending) => pending.block)
-      return { part: [...group], encoded: await this.#parts.pool.encode(blocks, this.#parts.index.writes) }
-    } catch {
-      const part: PendingInsert[] = []
-      const encoded: EncodedBlock[] = []
-      for (const pending of group) {
-        try {
-          encoded.push(encodeBlock(pending.block, this.#parts.index.writes))
-          part.push(pending)
-        } catch (error) {
-          pending.reject(error)
-        }
-      }
-      return { part, encoded }
     }
   }
 
@@ -331,11 +292,4 @@ export class BatchWriter {
     for (const entry of prepared.staged.values()) this.#parts.recent.add(entry)
     for (const event of prepared.events) this.#parts.feed.emit(event)
   }
-}
-
-// The batches of one insertMany call.
-function inBatches<T>(items: readonly T[]): Array<readonly T[]> {
-  const batches: Array<readonly T[]> = []
-  for (let start = 0; start < items.length; start += blocksPerBatch) batches.push(items.slice(start, start + blocksPerBatch))
-  return batches
 }
