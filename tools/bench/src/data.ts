@@ -25,8 +25,10 @@ export interface Dataset extends DataSpec {
 }
 
 // Bumped when the bench changes what it expects of a store (3: store layout 2; 4: blocks mined by
-// the rules of chainweb-node 3.2, which the store checks), so old folders are refilled.
-const MARKER_VERSION = 4
+// the rules of chainweb-node 3.2, which the store checks; 5: store layout 3, each block written with
+// its transaction index: an older folder would catch its index up while being measured), so old
+// folders are refilled.
+const MARKER_VERSION = 5
 
 function markerText(spec: DataSpec): string {
   return JSON.stringify({ version: MARKER_VERSION, network: spec.network, blocks: spec.blocks, seed: spec.seed, forkRate: spec.forkRate })

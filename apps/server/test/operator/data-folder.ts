@@ -98,7 +98,7 @@ t.test("a store in another version's layout is refused with UNSUPPORTED_LAYOUT a
   await old.close()
   await t.rejects(openNodeStore({ path: data, network: 'development' }), {
     code: 'UNSUPPORTED_LAYOUT',
-    message: /Expected a store of layout 2 in .*, found layout 1: .* fill a new folder from an upstream or a snapshot/,
+    message: /Expected a store of layout 3 in .*, found layout 1: .* fill a new folder from an upstream or a snapshot/,
   })
   const after = new ClassicLevel<Buffer, Buffer>(data, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
   t.equal((await after.get(Buffer.from('mlayout')))?.toString(), '1', 'the layout record is as it was')
