@@ -1,6 +1,8 @@
 // Fill-mode throughput: blocks mined per second (no store), and blocks mined and stored per
-// second (fill into a fresh classic-level store, which validates every insert); and the time of a
-// reorg 1,000 blocks deep (test/reorg.ts checks what it does, this how long it takes).
+// second (fill into a fresh classic-level store, which validates every insert), with the store's
+// transaction index (the default) and without it (`index: false`), rounds taking turns, and the
+// ratio of the two; and the time of a reorg 1,000 blocks deep (test/reorg.ts checks what it does,
+// this how long it takes).
 // Run after `pnpm build`: `pnpm bench`. Not a test: nothing here is asserted.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -41,10 +43,10 @@ function mineOnly(seed: string): number {
   return mined
 }
 
-async function fillStore(seed: string): Promise<Round<FillSummary>> {
+async function fillStore(seed: string, index: boolean): Promise<Round<FillSummary>> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-devnet-bench-'))
   try {
-    const store = await openStore({ path: join(dir, 'data'), network: 'development' })
+    const store = await openStore({ path: join(dir, 'data'), network: 'development', index })
     try {
       return await timed(() => fill(store, { blocks: BLOCKS, seed, forkRate: FORK_RATE }))
     } finally {
@@ -85,17 +87,27 @@ console.log(
 mineOnly('warm-up')
 const mining: Array<Round<number>> = []
 for (let r = 0; r < ROUNDS; r++) mining.push(await timed(async () => mineOnly(`mine-${r}`)))
+// The same seeds with and without the index, taking turns, so that the machine's load falls on both alike.
 const filling: Array<Round<FillSummary>> = []
-for (let r = 0; r < ROUNDS; r++) filling.push(await fillStore(`fill-${r}`))
-const report = (label: string, rounds: ReadonlyArray<Round<unknown>>): void => {
+const unindexed: Array<Round<FillSummary>> = []
+for (let r = 0; r < ROUNDS; r++) {
+  filling.push(await fillStore(`fill-${r}`, true))
+  unindexed.push(await fillStore(`fill-${r}`, false))
+}
+const report = (label: string, rounds: ReadonlyArray<Round<unknown>>): { best: number; perCpu: number } => {
   const best = Math.max(...rounds.map((x) => BLOCKS / x.wall))
   const perCpu = Math.max(...rounds.map((x) => BLOCKS / x.cpu))
   console.log(
     `${label}: best ${fmt(best)} blocks/s wall clock (rounds: ${rounds.map((x) => fmt(BLOCKS / x.wall)).join(', ')}); ${fmt(perCpu)} blocks per CPU second`,
   )
+  return { best, perCpu }
 }
 report('mined, not stored  ', mining)
-report('mined and stored   ', filling)
+const indexed = report('mined and stored   ', filling)
+const bare = report('stored, no index   ', unindexed)
+console.log(
+  `fill with the index against without: ${(indexed.best / bare.best).toFixed(3)} (best wall clock), ${(indexed.perCpu / bare.perCpu).toFixed(3)} (per CPU second)`,
+)
 const reorgs: Array<Round<ReorgSummary>> = []
 for (let r = 0; r < ROUNDS; r++) reorgs.push(await reorgStore(`reorg-${r}`))
 console.log(
