@@ -1,11 +1,8 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { decodeHeader, genesisHeight, getNetwork, type Header, headerToJsonText, isBetterHead } from '@weft/block'
 import { ClassicLevel } from 'classic-level'
 import t from 'tap'
-import ts from 'typescript'
 import { openStore } from '../src/index.js'
 import {
   blockKey,
@@ -17,30 +14,13 @@ import {
   heightOfBlockKey,
   payloadKey,
 } from '../src/keys.js'
+import { transpiledFixture } from './fixtures/transpiled.js'
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url))
 const network = getNetwork('test-singleton')
 const rounds = 20
 
-// The writer runs as plain JavaScript transpiled from the current sources: a TypeScript loader
-// would cost seconds of start-up in each of the 20 rounds.
-function transpileWriter(dir: string): string {
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}')
-  const folders = [
-    'src',
-    ...readdirSync(join(packageDir, 'src'), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? [`src/${entry.name}`] : [])),
-    'test/fixtures',
-  ]
-  for (const folder of folders) {
-    mkdirSync(join(dir, folder), { recursive: true })
-    for (const name of readdirSync(join(packageDir, folder)).filter((file) => file.endsWith('.ts'))) {
-      const source = readFileSync(join(packageDir, folder, name), 'utf8')
-      const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
-      writeFileSync(join(dir, folder, name.replace(/\.ts$/, '.js')), output.outputText)
-    }
-  }
-  return join(dir, 'test/fixtures/crash-writer.js')
-}
+// The writer runs as plain JavaScript transpiled from the current sources (see the fixture).
+const transpileWriter = (dir: string): string => transpiledFixture(dir, 'test/fixtures/crash-writer.ts')
 
 // Runs the writer until a random moment after it opened the store, kills it with SIGKILL, and
 // returns the hashes it acknowledged (complete lines only: a torn last line was never an ack).
