@@ -21,19 +21,20 @@ const adoptEveryMs = 1000
 /**
  * Copies the upstream into the store: from a little below where the store stands (the lowest
  * chain's best block less `resumeMargin`, so that forks that grew there are read too) up to the
- * upstream's cut, window by window; again from there while the upstream moved far meanwhile; then
- * everything above, orphans included, in one last window without a top; finally fetches whatever
+ * upstream's cut, window by window; again from there while the upstream moved far meanwhile; the
+ * heights where the upstream may have written meanwhile once more; then everything above, orphans
+ * included, in one last window without a top; finally fetches whatever
  * the upstream's latest cut still lacks and adopts it. Answers how many blocks it wrote.
  */
 export async function copy(ctx: IngestContext, hooks: CopyHooks): Promise<number> {
   let cut = await readCut(ctx)
+  const lowest = rereadHeight(ctx, cut)
   let start = resumeHeight(ctx)
-  const open = new Map<number, number>()
   let wrote = 0
   for (;;) {
     const top = topHeight(cut)
     if (top >= start) {
-      wrote += await backfill(ctx, start, cut, hooks, open)
+      wrote += await backfill(ctx, start, cut, hooks)
       start = top + 1
     }
     const latest = await readCut(ctx)
@@ -41,28 +42,27 @@ export async function copy(ctx: IngestContext, hooks: CopyHooks): Promise<number
     cut = latest
     if (!far) break
   }
-  // What the upstream wrote on a chain after its page of a window was read, below that window's
-  // top: the winners came as the ancestry of later blocks, the orphans come only by pages.
-  const fetchWindow = windowFetcher(ctx)
-  const behind = [...open].filter(([, from]) => from < start)
-  const reread = await Promise.all(behind.map(([chain, from]) => fetchWindow({ minheight: from, maxheight: start - 1, chains: [chain] })))
-  if (reread.length > 0)
-    wrote += await writeWindow(ctx, { window: reread[0]!.window, pages: reread.flatMap((fetched) => fetched.pages) }, hooks)
+  // What the upstream wrote while the copy ran, below pages already read: the winners came as the
+  // ancestry of later blocks, the orphans come only by pages. A fork grows at most `resumeMargin`
+  // below its chain's head, and no head stood lower than the lowest of the first cut, so every such
+  // block lies between that height less the margin and the last window's top: those heights are
+  // read again (about the heights the upstream grew meanwhile, on every chain).
+  for (let from = Math.min(lowest, start); from < start; ) {
+    const window = planWindow(ctx, from, start - 1)
+    wrote += await writeWindow(ctx, await windowFetcher(ctx)(window), hooks)
+    from = window.maxheight + 1
+  }
   // What the upstream added above the pages while they were read: its cut's ancestry would come
   // with the cut, but its orphans only by pages.
-  wrote += await writeWindow(ctx, await fetchWindow(tailWindow(ctx, start, topHeight(cut))), hooks)
+  wrote += await writeWindow(ctx, await windowFetcher(ctx)(tailWindow(ctx, start, topHeight(cut))), hooks)
   return wrote + (await adoptUpstreamCut(ctx, cut)).length
 }
 
-// Notes in `open` each chain whose pages of a window ended below its top (its head was inside the
-// window when read), from `resumeMargin` heights below where they ended; the lowest such height is kept.
-function noteOpenChains(ctx: IngestContext, fetched: FetchedWindow, open: Map<number, number>): void {
-  const { window, pages } = fetched
-  for (const chain of window.chains) {
-    const heights = pages.filter((page) => page.chain === chain).flatMap((page) => page.blocks.map((served) => served.block.header.height))
-    const last = Math.max(window.minheight - 1, ...heights)
-    if (last < window.maxheight && !open.has(chain)) open.set(chain, Math.max(0, last + 1 - ctx.settings.resumeMargin))
-  }
+// The lowest height a block the upstream writes after it answered `cut` can have: the lowest head
+// of the cut less the margin within which forks grow.
+function rereadHeight(ctx: IngestContext, cut: UpstreamCut): number {
+  const heads = [...cut.values()].map((head) => head.height)
+  return heads.length === 0 ? 0 : Math.max(0, Math.min(...heads) - ctx.settings.resumeMargin)
 }
 
 /** How many heights above the store a block may be and still be fetched with branch queries rather than a copy by pages. */
@@ -80,7 +80,7 @@ function resumeHeight(ctx: IngestContext): number {
 // Pages every chain from `start` to the top of `cut`, window by window: the blocks of a window are
 // written in height order across chains, so every block comes after its parent and neighbours.
 // Answers how many blocks it wrote.
-async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hooks: CopyHooks, open: Map<number, number>): Promise<number> {
+async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hooks: CopyHooks): Promise<number> {
   const top = topHeight(cut)
   const progress = progressCounter(ctx, start, cut, hooks)
   // Prefetched windows are cancelled with the copy when it fails.
@@ -102,7 +102,6 @@ async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hoo
     while (fetching.length > 0 || next <= top) {
       while (fetching.length <= windowsAhead && next <= top) launch()
       const window = await fetching.shift()!
-      noteOpenChains(ctx, window, open)
       wrote += await writeWindow(ctx, window, hooks)
       progress(window.window.maxheight)
       if (window.window.maxheight < top && Date.now() - adoptedAt >= adoptEveryMs) {

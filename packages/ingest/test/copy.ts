@@ -5,7 +5,7 @@ import t, { type Test } from 'tap'
 import { createIngest } from '../src/index.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick, stillRunningAfter } from './fixtures/ingests.js'
-import { cutOf, eventually, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
+import { blocksOf, cutOf, eventually, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
 
 t.test('a page whose cursor the upstream does not know (after a failover) is read again from its window start', async (t) => {
   const source = await filledStore(t, 300, { seed: 'cursor' })
@@ -113,6 +113,52 @@ t.test('blocks the upstream writes into a window after its page was read are cop
   await ingest.done
   t.ok(grown, `the upstream grew after the page of chain ${lowest} above height ${head.height} was read`)
   t.same(await storedHashes(store), await storedHashes(source), 'every block, orphans included')
+})
+
+t.test('an orphan the upstream writes below a page already read, on a chain that then grows far, is copied', async (t) => {
+  const full = await filledStore(t, 600, { forkRate: 0.3, seed: 'late-deep' })
+  const blocks = await blocksOf(full)
+  const key = (hash: Buffer): string => hash.toString('base64url')
+  const named = new Set(blocks.flatMap(({ header }) => [key(header.parent), ...[...header.adjacents.values()].map(key)]))
+  const heads = full.cut()
+  // A leaf that is no chain's head (an orphan) in the lower half of the chain.
+  const late = blocks.find(
+    ({ header }) =>
+      header.height >= 6 && header.height <= 12 && !named.has(key(header.hash)) && !heads.get(header.chainId)!.hash.equals(header.hash),
+  )
+  t.ok(late, 'an orphan leaf low in the chain')
+  if (late === undefined) return
+  // The upstream stands two heights above the orphan on every chain, without it.
+  const top = late.header.height + 2
+  const source = await openStore({ path: freshFolder(t), network: 'development' })
+  t.teardown(() => source.close())
+  await source.insertMany(blocks.filter((block) => block !== late && block.header.height <= top))
+  const upstream = await serveContract(t, source)
+  let grown: Promise<unknown> | undefined
+  upstream.intercept = async (req, res) => {
+    if (grown !== undefined) {
+      await grown
+      return false
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const [min, max] = [Number(url.searchParams.get('minheight')), Number(url.searchParams.get('maxheight'))]
+    if (!url.pathname.endsWith(`/chain/${late.header.chainId}/block`) || !(min <= late.header.height && late.header.height <= max))
+      return false
+    // Once the page that would hold the orphan was read: the orphan is written, then every chain
+    // grows far above the margin, so no chain's page ends near the orphan's height.
+    grown = once(res, 'finish').then(async () => {
+      await source.insert(late)
+      await source.insertMany(blocks.filter((block) => block.header.height > top))
+    })
+    return false
+  }
+  const store = await followerStore(t)
+  const ingest = createIngest({ ...quick, windowBlocks: 60, resumeMargin: 4, store, upstreams: [upstream.url], follow: false })
+  await ingest.start()
+  await ingest.done
+  t.ok(grown, `the orphan at height ${late.header.height} of chain ${late.header.chainId} was written after its page was read`)
+  t.ok((await storedHashes(store)).flat().includes(key(late.header.hash)), 'the late orphan')
+  t.same(await storedHashes(store), await storedHashes(full), 'every block, the late orphan included')
 })
 
 // A cursor in the query of a GET block page.
