@@ -119,7 +119,7 @@ t.test('an orphan the upstream writes below a page already read, on a chain that
   const full = await filledStore(t, 600, { forkRate: 0.3, seed: 'late-deep' })
   const blocks = await blocksOf(full)
   const key = (hash: Buffer): string => hash.toString('base64url')
-  const named = new Set(blocks.flatMap(({ header }) => [key(header.parent), ...[...header.adjacents.values()].map(key)]))
+  const named = new Set(blocks.flatMap(({ header }) => [key(header.parent), ...header.adjacents.map(([, hash]) => key(hash))]))
   const heads = full.cut()
   // A leaf that is no chain's head (an orphan) in the lower half of the chain.
   const late = blocks.find(
