@@ -1,5 +1,5 @@
 import { allChains, chainsAt, genesisHeight } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import { type FetchedWindow, planWindow, tailWindow, type Window, windowFetcher } from './backfill-window.js'
 import type { IngestContext } from './context.js'
 import { adoptLimitedCut, adoptUpstreamCut, readCut, topHeight } from './cut-adoption.js'
@@ -120,13 +120,13 @@ async function backfill(ctx: IngestContext, start: number, cut: UpstreamCut, hoo
 async function writeWindow(ctx: IngestContext, fetched: FetchedWindow, hooks: CopyHooks): Promise<number> {
   const pages = fetched.pages.map((page) => ({ ...page, inserted: 0 }))
   const pageOf = new Map<string, (typeof pages)[number]>()
-  for (const page of pages) for (const served of page.blocks) pageOf.set(hashMapKey(served.block.header.hash), page)
+  for (const page of pages) for (const served of page.blocks) pageOf.set(mapKeyOfHash(served.block.header.hash), page)
   const written = await insertWithAncestry(
     ctx,
     pages.flatMap((page) => page.blocks),
   )
   for (const header of written) {
-    const page = pageOf.get(hashMapKey(header.hash))
+    const page = pageOf.get(mapKeyOfHash(header.hash))
     if (page !== undefined) page.inserted += 1
   }
   for (const page of pages) {

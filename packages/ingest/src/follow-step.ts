@@ -1,5 +1,5 @@
 import type { Header } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { IngestContext } from './context.js'
 import { farHeights } from './copy.js'
 import { adoptUpstreamCut, readCut } from './cut-adoption.js'
@@ -27,7 +27,7 @@ export async function followStep(ctx: IngestContext, announced: Wanted, announce
   if (tooFar(ctx, announced)) return { outcome: 'far', wrote: 0 }
   const reached = await reach(ctx, announced)
   const cut = await readCut(ctx)
-  const heads: Wanted = new Map([...cut].map(([chain, head]) => [chain, new Map([[hashMapKey(head.hash), head]])]))
+  const heads: Wanted = new Map([...cut].map(([chain, head]) => [chain, new Map([[mapKeyOfHash(head.hash), head]])]))
   if (tooFar(ctx, heads)) return { outcome: 'far', wrote: reached.length }
   const written = reached.concat(await reach(ctx, heads))
   const sweeps = written.length > 0 && !(announcedAll && ctx.pool.current?.api?.target.profile === 'spec')

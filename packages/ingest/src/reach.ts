@@ -1,6 +1,6 @@
 import { WeftHttpError } from '@weft/api'
 import { genesisHeight } from '@weft/block'
-import { hashMapKey } from '@weft/hash-text'
+import { mapKeyOfHash } from '@weft/hash-text'
 import type { IngestContext } from './context.js'
 import { UpstreamResponseError } from './errors.js'
 import { insertServed, type ServedBlock, type Written } from './served-blocks.js'
@@ -13,7 +13,7 @@ export interface Target {
   readonly height: number
 }
 
-/** Wanted blocks by chain, each chain's by `hashMapKey`. */
+/** Wanted blocks by chain, each chain's by `mapKeyOfHash`. */
 export type Wanted = Map<number, Map<string, Target>>
 
 /** Adds `target` on `chain` to `wanted`. */
@@ -23,7 +23,7 @@ export function want(wanted: Wanted, chain: number, target: Target): void {
     chainTargets = new Map()
     wanted.set(chain, chainTargets)
   }
-  chainTargets.set(hashMapKey(target.hash), target)
+  chainTargets.set(mapKeyOfHash(target.hash), target)
 }
 
 // The branch query's distinct upper bounds at most (the contract's limit).
@@ -82,7 +82,7 @@ export async function insertWithAncestry(ctx: IngestContext, blocks: readonly Se
 
 // The parents and neighbours that `blocks` name and that are not among them.
 function namedOutside(ctx: IngestContext, blocks: readonly ServedBlock[]): Wanted {
-  const inside = new Set(blocks.map((served) => hashMapKey(served.block.header.hash)))
+  const inside = new Set(blocks.map((served) => mapKeyOfHash(served.block.header.hash)))
   const named: Wanted = new Map()
   for (const [chain, targets] of namedBy(ctx, blocks)) {
     for (const [key, target] of targets) if (!inside.has(key)) want(named, chain, target)
@@ -129,7 +129,7 @@ async function fetchBranch(
   const lower = [ctx.store.heads().get(chain), ctx.store.cut().get(chain)].filter((head) => head !== undefined)
   const lowest = Math.min(...lower.map((head) => head.height), ...targets.map((target) => target.height))
   const minheight = Math.max(genesisHeight(ctx.network, chain), lowest - firstDepth * 2 ** round)
-  const bounds = { lower: [...new Map(lower.map((head) => [hashMapKey(head.hash), head.hash])).values()] }
+  const bounds = { lower: [...new Map(lower.map((head) => [mapKeyOfHash(head.hash), head.hash])).values()] }
   const chunks: Target[][] = []
   for (let at = 0; at < targets.length; at += maxBounds) chunks.push(targets.slice(at, at + maxBounds))
   // The upstreams that refused a cursor once: a chunk is asked again from its start once per upstream.
@@ -170,7 +170,7 @@ async function fetchBranch(
         if (upper.length > 1) for (const target of upper) chunks.push([target])
         break
       }
-      for (const block of answer.page.blocks) collected.set(hashMapKey(block.header.hash), { block, from: answer.entry })
+      for (const block of answer.page.blocks) collected.set(mapKeyOfHash(block.header.hash), { block, from: answer.entry })
       next = answer.page.next
     } while (next !== undefined)
   }
