@@ -49,18 +49,25 @@ t.test('50 stalled /block/updates subscribers are cut while the others receive e
   })
   // Blocks at a steady pace, 20 every 20 ms, until the stalled ones are cut (a kernel takes a few MB first).
   let rounds = 0
+  const stallStarted = performance.now()
   while (server.eventClients().block > 5 && rounds < 400) {
     await fill(server.store, { blocks: 20, seed: `stalled-${rounds}` })
     rounds++
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   t.equal(server.eventClients().block, 5, `the 50 stalled subscribers were cut after ${rounds * 20} blocks`)
+  const stallMs = performance.now() - stallStarted
   await fill(server.store, { blocks: 20, seed: 'after-the-cut' })
   await until(() => received.every((arrived) => arrived.size === inserted.size))
   let worst = 0
   for (const arrived of received)
     for (const [hash, at] of inserted) worst = Math.max(worst, (arrived.get(hash) ?? Number.POSITIVE_INFINITY) - at)
-  t.ok(worst < 1000, `every reader received all ${inserted.size} blocks, the latest ${worst.toFixed(0)} ms after its insert`)
+  // A reader held back by the stalled subscribers would get the blocks of the stall only once they
+  // were cut, about the stall's length after the first; on a busy machine every delivery is slower.
+  t.ok(
+    worst < Math.max(1000, stallMs / 2),
+    `every reader received all ${inserted.size} blocks, the latest ${worst.toFixed(0)} ms after its insert (the stall lasted ${stallMs.toFixed(0)} ms)`,
+  )
 })
 
 t.test('past the bound of events waiting for their payloads the subscribers are cut, and new ones are served', async (t) => {
