@@ -3,6 +3,7 @@ import type { Middleware } from 'koa'
 import Koa from 'koa'
 import type { Logger } from 'pino'
 import { MethodNotAllowedError, RouteNotFoundError } from './errors.js'
+import { caching, setFreshness } from './http/caching.js'
 import { commonHeaders } from './http/common-headers.js'
 import { errorMapping } from './http/error-mapping.js'
 import { negotiate } from './http/negotiation.js'
@@ -63,13 +64,14 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   const { bodyLimit } = config
   const base = basePath(rules, network.name)
   registerNodeRoutes(router, { store, network, rules, release: node.release, serviceDate: node.serviceDate }, base)
-  registerChainRoutes(router, { store, rules, chains, branchWalks, bodyLimit }, base)
+  registerChainRoutes(router, { store, rules, chains, branchWalks, bodyLimit, finalDepth: config.finalDepth }, base)
   registerPayloadRoutes(router, { store, chains, bodyLimit }, base)
   registerUpdateRoutes(router, { headerUpdates: node.headerUpdates, blockUpdates: node.blockUpdates }, base)
   registerReadyRoute(router, node.ingest)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(rules, network.name, nodeVersion)))
   router.get('/openapi.json', (ctx) => {
     negotiate(ctx.get('accept') || undefined)
+    setFreshness(ctx, 'recent')
     writeJson(ctx, openApi)
   })
   if (operator !== undefined) {
@@ -80,6 +82,7 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   app.use(node.requests.middleware())
   app.use(requestLog(logger))
   app.use(commonHeaders(rules, nodeVersion))
+  app.use(caching())
   app.use(errorMapping(rules.errors, logger))
   const gate = node.ingest === undefined ? {} : { gate: { ingest: node.ingest, slots: config.readSlots } }
   for (const middleware of admission({ limits: node.limits, readSlots: node.readSlots, bodyLimit, ...gate }, base)) app.use(middleware)

@@ -177,6 +177,14 @@ export const serverOptions = {
     default: 15,
     help: 'idle seconds before an event-stream keep-alive comment, 0 disables',
   }),
+  finalDepth: option({
+    flag: 'final-depth',
+    env: 'WEFT_FINAL_DEPTH',
+    kind: number('a non-negative integer number of heights', (value) => Number.isSafeInteger(value) && value >= 0, '<heights>'),
+    // chainweb-node's Pact service refuses to rewind further than 480 blocks (its defaultReorgLimit).
+    default: 480,
+    help: 'heights below every head of the cut past which pages are final: cached as immutable',
+  }),
   maxBacklogBytes: option({
     kind: number('a non-negative integer number of bytes', (value) => Number.isSafeInteger(value) && value >= 0),
     default: 4 * 1024 * 1024,

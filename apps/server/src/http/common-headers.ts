@@ -20,7 +20,7 @@ export function commonHeaderEntries(
     ['x-server-timestamp', String(Math.floor(Date.now() / 1000))],
     [rules.nodeVersionHeader, nodeVersion],
     ['access-control-allow-origin', '*'],
-    ['access-control-expose-headers', ['x-peer-addr', 'x-server-timestamp', rules.nodeVersionHeader].join(', ')],
+    ['access-control-expose-headers', ['x-peer-addr', 'x-server-timestamp', rules.nodeVersionHeader, 'etag'].join(', ')],
   ]
 }
 

@@ -1,4 +1,5 @@
 import { basePath, type ProfileRules } from '../profile/profiles.js'
+import { cachingOf } from './openapi-caching.js'
 import { errorResponses } from './openapi-errors.js'
 import { examplesOf } from './openapi-examples.js'
 import { type OperationSpec, operations, type Representation } from './openapi-operations.js'
@@ -71,6 +72,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
           },
         ]),
       )
+    const caching = cachingOf(spec.operationId, spec.method, spec.ok.representations.length > 1)
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
@@ -85,7 +87,8 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
             },
           }),
       responses: {
-        200: { description: spec.ok.description, content: contentOf(spec.ok.representations) },
+        200: { description: spec.ok.description, headers: caching.headers, content: contentOf(spec.ok.representations) },
+        ...caching.notModified,
         ...(spec.unavailable === undefined
           ? {}
           : { 503: { description: spec.unavailable.description, content: contentOf(spec.unavailable.representations) } }),
@@ -126,6 +129,8 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
         `Read-only chain query node, ${rules.name} profile, network ${network}. Every response carries \`x-peer-addr\`, ` +
         `\`x-server-timestamp\`, \`${rules.nodeVersionHeader}\` and \`access-control-allow-origin: *\`; HEAD is answered wherever GET is, ` +
         'with the same status and headers and no body. JSON bodies are `application/json;charset=utf-8`. ' +
+        'Every 200 answer but the event streams carries a strong `ETag` (the SHA-256 of its body) and a `Cache-Control` (each operation says which); ' +
+        'a GET or HEAD whose `If-None-Match` matches is answered 304 without a body; a POST is always answered in full. Error answers are `no-store`. ' +
         'HTTP that node cannot parse, or HTTP/1.1 without Host, is answered 400 (`MALFORMED_REQUEST`), headers over 16 KiB 431 ' +
         "(`HEADERS_TOO_LARGE`), with the common headers and the profile's error body, before any operation is known; the connection is then closed.",
     },

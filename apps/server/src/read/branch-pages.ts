@@ -10,6 +10,11 @@ import { boundsAreEmpty, type ChainReads, matchedPage, type StoredPage } from '.
 
 type Walk = AsyncIterator<HeaderRef, void, undefined>
 
+/** A page of a branch; `final` when every bound is stored, so that the same request is answered the same forever. */
+export interface BranchPage extends StoredPage<HeaderRef> {
+  readonly final: boolean
+}
+
 // Everything that defines a walk, so that a walk kept under it is the walk a re-walk would do.
 function walkKey(chain: number, query: PageQuery, bounds: ParsedBounds): string {
   const hex = (hashes: readonly Buffer[]): string =>
@@ -32,14 +37,18 @@ export async function readBranchPage(
   query: PageQuery,
   bounds: ParsedBounds,
   cap: number,
-): Promise<StoredPage<HeaderRef>> {
+): Promise<BranchPage> {
   const { cursor } = query
   const limit = resolveLimit(query.limit ?? cap, cap)
   const key = walkKey(chain, query, bounds)
   // Kept walks are keyed by the cursors this node issued, and it issues `inclusive:` ones only.
   if (cursor?.inclusive === true) {
     const kept = walks.take(key + formatCursor(cursor))
-    if (kept !== undefined) return matchedPage(reads.rules, await readPage(walks, key, kept.iterator, limit, { first: kept.following }))
+    // A walk is kept only when all its bounds were stored: it is final.
+    if (kept !== undefined) {
+      const page = matchedPage(reads.rules, await readPage(walks, key, kept.iterator, limit, { first: kept.following }))
+      return { ...page, final: true }
+    }
   }
   const upper =
     reads.rules.branchMaxheight === 'ancestor-bounds' && query.maxheight !== undefined
@@ -75,13 +84,12 @@ export async function readBranchPage(
       if (ref === undefined || ref.chainId !== chain) throw new CursorNotFoundError(cursor.hash, chain)
     }
     if (failure !== undefined) throw failure.error
-    if (boundsAreEmpty(query) || first?.done !== false) return matchedPage(reads.rules, { items: [], next: null })
+    // An unknown lower bound excludes nothing now, but will once it is stored: such an answer may change.
     const keepable = refs.slice(lowerAt).every((ref) => ref !== undefined)
+    if (boundsAreEmpty(query) || first?.done !== false) return { ...matchedPage(reads.rules, { items: [], next: null }), final: keepable }
     ownsWalk = false
-    return matchedPage(
-      reads.rules,
-      await readPage(walks, keepable ? key : undefined, walk, limit, { first: first.value, skipFirst: exclusiveBlock(cursor) }),
-    )
+    const page = await readPage(walks, keepable ? key : undefined, walk, limit, { first: first.value, skipFirst: exclusiveBlock(cursor) })
+    return { ...matchedPage(reads.rules, page), final: keepable }
   } finally {
     if (ownsWalk) await walk.return?.()
   }

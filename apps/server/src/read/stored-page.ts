@@ -25,3 +25,15 @@ export function matchedPage<T>(rules: ProfileRules, page: StoredPage<T>): Stored
   if (page.items.length === 0 && page.next === null && rules.noMatch === 'problem-404') throw new NoMatchingBlocksError()
   return page
 }
+
+/**
+ * The highest height an ascending page's answer depends on, undefined when unbounded. A page its limit
+ * cut short ends before the following block, which lies at most one height above the last item (a
+ * chain holds a block at every height from its genesis up); a last page depends on every height up to
+ * `maxheight`.
+ */
+export function ascendingPageBound(page: StoredPage<{ readonly height: number }>, query: PageQuery): number | undefined {
+  const last = page.items.at(-1)
+  if (last !== undefined && page.next?.startsWith('inclusive:') === true) return last.height + 1
+  return query.maxheight
+}

@@ -1,5 +1,6 @@
 import type Router from '@koa/router'
 import type { ChainStore } from '@weft/store'
+import { setFreshness } from '../http/caching.js'
 import { negotiate } from '../http/negotiation.js'
 import { writeJson, writeText } from '../http/responses.js'
 import { cutText, readCutHeads } from '../read/cut-body.js'
@@ -14,11 +15,16 @@ export interface NodeRouteParts extends InfoFacts {
   readonly store: ChainStore
 }
 
-/** /health-check and /info at the host root, /cut under the base. */
+/** /health-check and /info at the host root, /cut under the base (`no-cache`: it moves with every block; its ETag revalidates it). */
 export function registerNodeRoutes(router: Router, parts: NodeRouteParts, base: string): void {
-  router.get('/health-check', (ctx) => writeText(ctx, HEALTH_TEXT))
+  // Liveness is this node's own answer: a cache must never give it for the node.
+  router.get('/health-check', (ctx) => {
+    setFreshness(ctx, 'private')
+    writeText(ctx, HEALTH_TEXT)
+  })
   router.get('/info', (ctx) => {
     negotiate(ctx.get('accept') || undefined)
+    setFreshness(ctx, 'recent')
     writeJson(ctx, Buffer.from(nodeInfoText(parts, parts.store.cut())))
   })
   router.get(`${base}/cut`, async (ctx) => {

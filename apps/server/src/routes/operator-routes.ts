@@ -1,4 +1,5 @@
 import type Router from '@koa/router'
+import { setFreshness } from '../http/caching.js'
 import { negotiate } from '../http/negotiation.js'
 import { writeJson } from '../http/responses.js'
 import type { NodeMetrics } from '../operator/metrics.js'
@@ -16,17 +17,19 @@ export interface OperatorRouteParts {
 export function registerOperatorRoutes(router: Router, parts: OperatorRouteParts): void {
   router.get('/metrics', async (ctx) => {
     const text = await parts.metrics.render()
+    setFreshness(ctx, 'private')
     ctx.set('content-type', parts.metrics.contentType)
     ctx.body = Buffer.from(text)
   })
   router.get('/status', (ctx) => {
     negotiate(ctx.get('accept') || undefined)
+    setFreshness(ctx, 'private')
     writeJson(ctx, Buffer.from(JSON.stringify(parts.status())))
   })
   router.get('/', (ctx) => {
     ctx.set('content-type', 'text/html;charset=utf-8')
     ctx.set('content-security-policy', statusPagePolicy)
-    ctx.set('cache-control', 'no-store')
+    setFreshness(ctx, 'private')
     ctx.body = Buffer.from(statusPage(parts.status()))
   })
 }

@@ -2,6 +2,7 @@ import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
 import type { ChainStore } from '@weft/store'
 import { MethodNotAllowedError, PayloadNotFoundError } from '../errors.js'
+import { setFreshness } from '../http/caching.js'
 import { negotiate } from '../http/negotiation.js'
 import { readJsonBody } from '../http/request-body.js'
 import { writeJson, writeJsonArray } from '../http/responses.js'
@@ -48,6 +49,8 @@ export function registerPayloadRoutes(router: Router, parts: PayloadRouteParts, 
     const hash = hashParam(hashText)
     const bytes = await store.getPayloadJson(hash)
     if (bytes === undefined) throw new PayloadNotFoundError(hash)
+    // A payload named by its hash never changes.
+    setFreshness(ctx, 'immutable')
     writeJson(ctx, withOutputs ? bytes : payloadWithoutOutputs(bytes))
   }
   const batch = (withOutputs: boolean) => async (ctx: RouterContext) => {
@@ -55,6 +58,8 @@ export function registerPayloadRoutes(router: Router, parts: PayloadRouteParts, 
     chainParam(chains, ctx.path, ctx.params.chain)
     const hashes = parsePayloadBatch(await readJsonBody(ctx.req, bodyLimit))
     const found = await Promise.all(hashes.map((hash) => store.getPayloadJson(hash)))
+    // Unknown hashes are left out, until they are stored: only an answer that has them all is final.
+    setFreshness(ctx, found.every((bytes) => bytes !== undefined) ? 'immutable' : 'recent')
     const items = found
       .filter((bytes): bytes is Buffer => bytes !== undefined)
       .map((bytes) => (withOutputs ? bytes : payloadWithoutOutputs(bytes)))

@@ -1,5 +1,6 @@
 import type Router from '@koa/router'
 import type { Ingest, IngestStatus } from '@weft/ingest'
+import { setFreshness } from '../http/caching.js'
 import { writeJson } from '../http/responses.js'
 
 /** The body of `GET /ready`. */
@@ -50,6 +51,7 @@ export function registerReadyRoute(router: Router, ingest: Ingest | undefined): 
   router.get('/ready', (ctx) => {
     const body = readyBody(ingest?.status())
     ctx.status = body.ready ? 200 : 503
+    setFreshness(ctx, 'private')
     writeJson(ctx, Buffer.from(JSON.stringify(body)))
   })
 }
