@@ -1,14 +1,18 @@
+import { chmodSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { basePath } from '@weft/api'
 import { backends, isUp, startHaproxy, waitForServers } from './haproxy.js'
 import { isOk } from './http.js'
+import { startNginx } from './nginx.js'
 import { freePort } from './ports.js'
 import { type Proc, startNode } from './processes.js'
 import { waitFor } from './wait.js'
 
 /** The example HAProxy configuration, run as it is with addresses from the environment. */
 const haproxyConfig: string = fileURLToPath(new URL('../../../deploy/haproxy.cfg', import.meta.url))
+/** The example nginx cache configuration, a template filled with the run's addresses. */
+const nginxTemplate: string = fileURLToPath(new URL('../../../deploy/nginx-cache.conf.template', import.meta.url))
 
 // weft-server's bin, beside the entry point of @weft/server.
 const serverCli = fileURLToPath(new URL('./cli.js', import.meta.resolve('@weft/server')))
@@ -30,6 +34,8 @@ export interface ClusterOptions {
   readonly checkInter: string
   /** Milliseconds allowed for a node to listen, or to become ready. */
   readonly timeout: number
+  /** The replicas' `--final-depth`: pages this far below every head are cached as immutable. */
+  readonly finalDepth: number
 }
 
 /** One weft-server of the topology. */
@@ -51,6 +57,9 @@ export interface Cluster {
   /** HAProxy's stats page. */
   readonly stats: string
   readonly haproxy: Proc
+  /** nginx's address: the HTTP cache in front of HAProxy. */
+  readonly cache: string
+  readonly nginx: Proc
   /** Milliseconds from the start to each milestone. */
   readonly timings: Readonly<Record<string, number>>
 }
@@ -97,7 +106,7 @@ export async function startCluster(options: ClusterOptions, progress: (line: str
   await waitReady(ingest, options.timeout)
   mark('ingestReady')
   progress(`ingest node at ${ingest.url}, ready`)
-  const replicas = await Promise.all(replicaNames.map((name) => node(options, name, ['--upstream', ingest.url, '--trust-proxy'])))
+  const replicas = await Promise.all(replicaNames.map((name) => node(options, name, replicaArgs(options, ingest))))
   await Promise.all(replicas.map((replica) => waitReady(replica, options.timeout)))
   mark('replicasReady')
   progress(`replicas at ${replicas.map((r) => r.url).join(', ')}, ready`)
@@ -113,18 +122,33 @@ export async function startCluster(options: ClusterOptions, progress: (line: str
   await waitForServers(stats, replicaNames, isUp, `HAProxy to mark every replica up in ${backends.join(' and ')}`, options.timeout)
   mark('haproxyUp')
   progress(`HAProxy at http://127.0.0.1:${lbPort} (stats ${stats}), every replica up`)
-  return { devnet, ingest, replicas, lb: `http://127.0.0.1:${lbPort}`, stats, haproxy, timings }
+  const lb = `http://127.0.0.1:${lbPort}`
+  const { nginx, cache } = await startCache(options, lb)
+  mark('nginxUp')
+  progress(`nginx (proxy_cache) at ${cache}, in front of HAProxy`)
+  return { devnet, ingest, replicas, lb, stats, haproxy, cache, nginx, timings }
+}
+
+function replicaArgs(options: ClusterOptions, ingest: ClusterNode): string[] {
+  return ['--upstream', ingest.url, '--trust-proxy', '--final-depth', String(options.finalDepth)]
+}
+
+// nginx runs its workers as nobody when started as root: they must reach the cache's folder in the run's.
+async function startCache(options: ClusterOptions, lb: string): Promise<{ nginx: Proc; cache: string }> {
+  const dir = join(options.dir, 'nginx')
+  mkdirSync(dir)
+  for (const folder of [options.dir, dir]) chmodSync(folder, 0o711)
+  const port = await freePort()
+  const values = { WEFT_CACHE_BIND: `127.0.0.1:${port}`, WEFT_LB: lb.replace('http://', ''), WEFT_CACHE_PATH: join(dir, 'cache') }
+  const nginx = startNginx(nginxTemplate, values, dir)
+  const cache = `http://127.0.0.1:${port}`
+  await waitFor(`nginx to answer at ${cache}`, async () => ((await isOk(`${cache}/health-check`)) ? true : undefined), options.timeout, 100)
+  return { nginx, cache }
 }
 
 /** Starts a replica again on its data folder and port (HAProxy knows it by its address). */
 export async function restartReplica(options: ClusterOptions, cluster: Cluster, replica: ClusterNode): Promise<void> {
-  const again = await node(
-    options,
-    replica.name,
-    ['--upstream', cluster.ingest.url, '--trust-proxy'],
-    replica.port,
-    `${replica.name}.restart`,
-  )
+  const again = await node(options, replica.name, replicaArgs(options, cluster.ingest), replica.port, `${replica.name}.restart`)
   replica.proc = again.proc
   replica.url = again.url
 }

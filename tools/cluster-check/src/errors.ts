@@ -4,6 +4,7 @@ import { WeftError } from '@weft/errors'
 export class ClusterCheckError extends WeftError {
   static override readonly codes = [
     'CLUSTER_HAPROXY_MISSING',
+    'CLUSTER_NGINX_MISSING',
     'CLUSTER_PROCESS_FAILED',
     'CLUSTER_TIMEOUT',
     'CLUSTER_BAD_ANSWER',

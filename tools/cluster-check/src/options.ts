@@ -13,6 +13,12 @@ export interface RunOptions {
   readonly limit: number
   readonly chains: readonly number[]
   readonly workers: number
+  /** The replicas' `--final-depth`. */
+  readonly finalDepth: number
+  /** Connections and seconds of each throughput run, and the speedup of the cache wanted at least. */
+  readonly benchConnections: number
+  readonly benchSeconds: number
+  readonly minSpeedup: number
   readonly keep: boolean
   readonly help: boolean
 }
@@ -21,8 +27,10 @@ export interface RunOptions {
 export const usage = `Usage: pnpm cluster:check [-- options]
 
 Starts on 127.0.0.1 a devnet node, an ingest node following it, three replicas following the ingest
-node and HAProxy (deploy/haproxy.cfg) in front of the replicas, then checks pages through HAProxy,
-a cursor carried between replicas, a replica killed under load and the same replica restarted.
+node, HAProxy (deploy/haproxy.cfg) in front of the replicas and nginx (deploy/nginx-cache.conf.template,
+proxy_cache) in front of HAProxy, then checks pages through HAProxy, a cursor carried between
+replicas, a replica killed under load, the same replica restarted, an event stream, cache hits on
+deep pages, nothing stale kept, and the throughput of the cache against the replicas alone.
 
 Options:
   --block-delay <s>     devnet producer's seconds between blocks of a chain (default 1)
@@ -33,6 +41,10 @@ Options:
   --limit <n>           block page size of the comparisons (default 5)
   --chains <list>       chains compared, comma-separated (default 0,10,19)
   --workers <n>         concurrent clients of the steady stream around the kill (default 4)
+  --final-depth <n>     the replicas' --final-depth: heights below every head cached as immutable (default 5)
+  --bench-connections <n>  connections of each throughput run (default 16)
+  --bench-seconds <s>   seconds of each throughput run (default 5)
+  --min-speedup <x>     throughput through nginx wanted at least, times the replicas' alone (default 5)
   --keep                keep the run's folder (stores, logs) instead of deleting it
   -h, --help            print this text
 `
@@ -57,6 +69,10 @@ export function readOptions(argv: readonly string[]): RunOptions {
       limit: { type: 'string', default: '5' },
       chains: { type: 'string', default: '0,10,19' },
       workers: { type: 'string', default: '4' },
+      'final-depth': { type: 'string', default: '5' },
+      'bench-connections': { type: 'string', default: '16' },
+      'bench-seconds': { type: 'string', default: '5' },
+      'min-speedup': { type: 'string', default: '5' },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -77,6 +93,10 @@ export function readOptions(argv: readonly string[]): RunOptions {
     limit: number('limit', values.limit, 1),
     chains,
     workers: number('workers', values.workers, 1),
+    finalDepth: number('final-depth', values['final-depth'], 2),
+    benchConnections: number('bench-connections', values['bench-connections'], 1),
+    benchSeconds: number('bench-seconds', values['bench-seconds'], 1),
+    minSpeedup: number('min-speedup', values['min-speedup'], 0),
     keep: values.keep,
     help: values.help,
   }

@@ -1,16 +1,18 @@
 // pnpm cluster:check: the scale-out topology of deploy/ on 127.0.0.1 (a devnet node in place of
-// chainweb-node, an ingest node, three replicas, HAProxy) and the checks of issue 18 against it.
+// chainweb-node, an ingest node, three replicas, HAProxy, nginx as a cache) and the checks of issues 18 and 35 against it.
 // PASS/FAIL lines and a summary JSON on stdout, progress on stderr; exit 1 on any failure.
 
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { checkCacheHits, checkNothingStale, checkThroughput, deepPages } from './check-cache.js'
 import { checkFailover } from './check-failover.js'
 import { checkCursor, checkPages, type PageScope, referencePages } from './check-pages.js'
 import { checkRejoin } from './check-rejoin.js'
 import { checkStream } from './check-stream.js'
 import { type Cluster, type ClusterNode, type ClusterOptions, startCluster } from './cluster.js'
 import { haproxyVersion } from './haproxy.js'
+import { nginxVersion } from './nginx.js'
 import { type RunOptions, readOptions, usage } from './options.js'
 import { cutHeights } from './pages.js'
 import { logTail, started, stopAll } from './processes.js'
@@ -55,6 +57,11 @@ async function checks(options: RunOptions, clusterOptions: ClusterOptions, clust
   )
   results.push(await runCheck('d', 'a restarted replica rejoins', () => checkRejoin(clusterOptions, cluster, victim, scope, reference)))
   results.push(await runCheck('e', 'an event stream through HAProxy', () => checkStream(cluster, options.timeout)))
+  const deep = await deepPages(cluster, options.finalDepth, 20)
+  results.push(await runCheck('f', 'deep pages are kept by the cache in front', () => checkCacheHits(cluster, deep)))
+  results.push(await runCheck('g', 'the cache keeps nothing that changes', () => checkNothingStale(cluster, deep, options.timeout)))
+  const bench = { connections: options.benchConnections, seconds: options.benchSeconds, minSpeedup: options.minSpeedup }
+  results.push(await runCheck('h', 'repeated deep-page reads through the cache', () => checkThroughput(cluster, deep, bench)))
   return scope
 }
 
@@ -79,8 +86,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0
   }
   let haproxy: string
+  let nginx: string
   try {
     haproxy = haproxyVersion()
+    nginx = nginxVersion()
   } catch (error) {
     process.stderr.write(`cluster:check: ${error instanceof Error ? error.message : String(error)}\n`)
     return 1
@@ -100,7 +109,7 @@ async function main(argv: readonly string[]): Promise<number> {
   let error: string | undefined
   let cluster: Cluster | undefined
   let scope: PageScope | undefined
-  progress(`${haproxy}; run folder ${runDir}`)
+  progress(`${haproxy}; ${nginx}; run folder ${runDir}`)
   try {
     const clusterOptions: ClusterOptions = {
       dir: runDir,
@@ -108,6 +117,7 @@ async function main(argv: readonly string[]): Promise<number> {
       forkRate: options.forkRate,
       checkInter: options.checkInter,
       timeout: options.timeout,
+      finalDepth: options.finalDepth,
     }
     cluster = await startCluster(clusterOptions, progress)
     scope = await checks(options, clusterOptions, cluster, results)
@@ -115,11 +125,12 @@ async function main(argv: readonly string[]): Promise<number> {
     error = caught instanceof Error ? caught.message : String(caught)
     process.stdout.write(`FAIL the topology could not be run: ${error}\n`)
   }
-  const pass = error === undefined && results.length === 5 && results.every((r) => r.pass)
+  const pass = error === undefined && results.length === 8 && results.every((r) => r.pass)
   await cleanUp(options.keep, !pass)
   const summary = {
     pass,
     haproxy,
+    nginx,
     node: process.version,
     options: { ...options, help: undefined, timeout: options.timeout / 1000 },
     folder: options.keep ? runDir : null,
