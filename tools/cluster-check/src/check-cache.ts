@@ -179,24 +179,41 @@ export interface ThroughputOptions {
   readonly minSpeedup: number
 }
 
-/** (h) Repeated deep-page reads through nginx against the same reads through HAProxy to the replicas alone. */
-export async function checkThroughput(cluster: Cluster, pages: readonly DeepPage[], options: ThroughputOptions): Promise<Outcome> {
-  const { connections, seconds, minSpeedup } = options
-  // The replicas alone and through the cache (which holds every page since (f)) in bursts of half the
-  // time, D C C D: drift in the shared machine's speed hits both alike.
-  const bursts: Throughput[][] = [[], []]
-  // CPU seconds every process of the topology used in each side's bursts (nginx with its workers):
-  // its cost per page, which the other jobs of a shared machine do not change as they change the rates.
-  const topology = [cluster.devnet, cluster.ingest, ...cluster.replicas].map((node) => node.proc.pid)
-  topology.push(cluster.haproxy.pid, cluster.nginx.pid)
+// The bursts D C C D: the replicas alone (0) and through the cache (1), each with the CPU seconds the
+// topology's processes used meanwhile.
+async function bursts(cluster: Cluster, pages: readonly DeepPage[], connections: number, seconds: number, topology: number[]) {
+  const runs: Throughput[][] = [[], []]
   const cpu = [0, 0]
   for (const through of [0, 1, 1, 0]) {
     const before = cpuSeconds(topology)
-    bursts[through]!.push(await measureThroughput(through === 0 ? cluster.lb : cluster.cache, pages, connections, seconds / 2))
+    runs[through]!.push(await measureThroughput(through === 0 ? cluster.lb : cluster.cache, pages, connections, seconds / 2))
     cpu[through]! += cpuSeconds(topology) - before
   }
-  const direct = sum(bursts[0]!)
-  const cached = sum(bursts[1]!)
+  return { runs, cpu }
+}
+
+/**
+ * (h) Repeated deep-page reads through nginx against the same reads through HAProxy to the replicas
+ * alone, in bursts of half the time, D C C D, so that drift in the shared machine's speed hits both
+ * alike. The devnet node is paused (SIGSTOP) meanwhile: no new blocks, so the replicas and the
+ * ingest node do nothing but the reads, and the CPU seconds the topology's processes use (nginx
+ * with its workers) are the cost of the pages, which the other jobs of a shared machine do not
+ * change as they change the rates.
+ */
+export async function checkThroughput(cluster: Cluster, pages: readonly DeepPage[], options: ThroughputOptions): Promise<Outcome> {
+  const { connections, seconds, minSpeedup } = options
+  const topology = [cluster.ingest, ...cluster.replicas].map((node) => node.proc.pid)
+  topology.push(cluster.haproxy.pid, cluster.nginx.pid)
+  process.kill(cluster.devnet.proc.pid, 'SIGSTOP')
+  let measured: Awaited<ReturnType<typeof bursts>>
+  try {
+    measured = await bursts(cluster, pages, connections, seconds, topology)
+  } finally {
+    process.kill(cluster.devnet.proc.pid, 'SIGCONT')
+  }
+  const { runs, cpu } = measured
+  const direct = sum(runs[0]!)
+  const cached = sum(runs[1]!)
   const speedup = Math.round((cached.perSecond / Math.max(1, direct.perSecond)) * 10) / 10
   const hits = cached.cacheStatus.HIT ?? 0
   const perCpuSecond = cpu.map((seconds, side) => Math.round([direct, cached][side]!.requests / Math.max(0.01, seconds)))
