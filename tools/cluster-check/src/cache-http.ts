@@ -37,6 +37,7 @@ export interface Throughput {
   readonly requests: number
   readonly failures: number
   readonly seconds: number
+  /** Pages answered with the expected bytes, per second. */
   readonly perSecond: number
   readonly megabytesPerSecond: number
   /** Answers by their `x-cache-status` (`none` when absent). */
@@ -107,7 +108,7 @@ export async function measureThroughput(
     requests,
     failures,
     seconds: Math.round(elapsed * 100) / 100,
-    perSecond: Math.round(requests / elapsed),
+    perSecond: Math.round((requests - failures) / elapsed),
     megabytesPerSecond: Math.round(bytes / elapsed / 1e5) / 10,
     cacheStatus,
     examples: [...examples].slice(0, 3),
