@@ -1,6 +1,6 @@
 // Mines valid blocks for the benchmarks with the suite's miner: test-singleton lines (its one chain needs no neighbours).
 import type { Block, Header, Network } from '@weft/block'
-import { makePayload, mineChild } from '../src/suite/chain-miner.js'
+import { makePayload, mineValidChild } from '../src/suite/chain-miner.js'
 
 /** The next `count` blocks over all chains of `tips` (chain -> header), round-robin, one transaction each; `tips` is advanced. */
 export function mineRound(network: Network, tips: Map<number, Header>, count: number, tagPrefix: string): Block[] {
@@ -8,7 +8,7 @@ export function mineRound(network: Network, tips: Map<number, Header>, count: nu
   const chains = [...tips.keys()].sort((a, b) => a - b)
   for (let i = 0; i < count; i++) {
     const chain = chains[i % chains.length]!
-    const block = mineChild(network, tips.get(chain)!, { payload: makePayload(`${tagPrefix}-${i}`, 1) })
+    const block = mineValidChild(network, tips.get(chain)!, { payload: makePayload(`${tagPrefix}-${i}`, 1) })
     tips.set(chain, block.header)
     blocks.push(block)
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { type Block, genesisBlock, getNetwork, type Header } from '@weft/block'
 import { ancestorAt, type HeaderSource } from '@weft/traversal'
 import { type ChainStore, openStore } from '../src/index.js'
-import { makePayload, mineChild, mineLine } from '../src/suite/chain-miner.js'
+import { makePayload, mineLine, mineValidChild } from '../src/suite/chain-miner.js'
 
 const reorgDepth = Number(process.env.WEFT_BENCH_REORG ?? 1_000)
 const ancestorDepth = Number(process.env.WEFT_BENCH_ANCESTOR ?? 10_000)
@@ -80,7 +80,7 @@ async function ancestorStore(path: string, depth: number, orphans: boolean): Pro
   for (let done = 0; done < depth + 1; done += 1_000) {
     const line = mineLine(network, tip, Math.min(1_000, depth + 1 - done), { payload: makePayload(`a${done}`) })
     const beside = orphans
-      ? line.map((_, index) => mineChild(network, line[index - 1]?.header ?? tip, { payload: makePayload(`o${done}-${index}`) }))
+      ? line.map((_, index) => mineValidChild(network, line[index - 1]?.header ?? tip, { payload: makePayload(`o${done}-${index}`) }))
       : []
     await store.insertMany([...line, ...beside])
     tip = line.at(-1)!.header

@@ -4,7 +4,7 @@ import { ClassicLevel } from 'classic-level'
 import t from 'tap'
 import { openStore } from '../src/index.js'
 import { blockKey } from '../src/keys.js'
-import { makePayload, mineBraid, mineChild, mineLine } from '../src/suite/chain-miner.js'
+import { makePayload, mineBraid, mineLine, mineValidChild } from '../src/suite/chain-miner.js'
 import { editFolder, open, payloadCount } from './fixtures/level.js'
 
 const singleton = getNetwork('test-singleton')
@@ -45,7 +45,7 @@ t.test('a corrupt record met by a later batch of insertMany refuses the call aft
   const damaged = await open(t, 'test-singleton', path)
   // A first batch of 256 blocks on b, then a sibling of b, whose parent's record is gone.
   const other = mineLine(singleton, b!.header, 256)
-  await t.rejects(damaged.insertMany([...other, mineChild(singleton, a!.header)]), { code: 'CORRUPT_STORE' })
+  await t.rejects(damaged.insertMany([...other, mineValidChild(singleton, a!.header)]), { code: 'CORRUPT_STORE' })
   t.ok(await damaged.getHeader(other[255]!.header.hash), 'the first batch was written')
   t.equal(damaged.cut().get(0)?.height, 258)
 })
@@ -82,8 +82,8 @@ t.test('a batch write that fails while the next batch is prepared refuses the ca
 t.test('a malformed block among concurrent inserts refuses its own caller only', async (t) => {
   const store = await openStore({ path: t.testdir(), network: 'test-singleton' })
   t.teardown(() => store.close())
-  const good = mineChild(singleton, genesis0())
-  const other = mineChild(singleton, genesis0(), { payload: makePayload('other') })
+  const good = mineValidChild(singleton, genesis0())
+  const other = mineValidChild(singleton, genesis0(), { payload: makePayload('other') })
   const malformed = { ...other, header: { ...other.header, hash: Buffer.alloc(40) } }
   const [stored, refused] = await Promise.allSettled([store.insert(good), store.insert(malformed)])
   t.same(stored, { status: 'fulfilled', value: { inserted: true } })

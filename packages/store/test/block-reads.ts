@@ -4,7 +4,7 @@ import { BlockReads } from '../src/block-reads.js'
 import { openStore } from '../src/index.js'
 import { blockKey, hashIndexKey, payloadKey } from '../src/keys.js'
 import { openImportStore } from '../src/open-store.js'
-import { makePayload, mineChild, mineLine, mineLooseChild } from '../src/suite/chain-miner.js'
+import { makePayload, mineLine, mineLooseChild, mineValidChild } from '../src/suite/chain-miner.js'
 import { editFolder, open } from './fixtures/level.js'
 
 const development = getNetwork('development')
@@ -23,7 +23,7 @@ t.test('records the layout promises but that are missing are reported as CORRUPT
   const payload = makePayload('corrupt')
   const [a, b] = mineLine(singleton, genesis0(), 2, { payload })
   // A sibling of b with the same payload, written last: the payload index names it.
-  const orphan = mineChild(singleton, a!.header, { payload, step: 2_000_000 })
+  const orphan = mineValidChild(singleton, a!.header, { payload, step: 2_000_000 })
   await store.insertMany([a!, b!])
   await store.insert(orphan)
   await store.close()
@@ -38,7 +38,7 @@ t.test('records the layout promises but that are missing are reported as CORRUPT
   await t.rejects(damaged.getBlocksJson([a!.header.hash]), { code: 'CORRUPT_STORE' })
   await t.rejects(damaged.getBlockJson(orphan.header.hash), { code: 'CORRUPT_STORE' })
   await t.rejects(damaged.getPayloadJson(orphan.header.payloadHash), { code: 'CORRUPT_STORE', message: /payload index/ })
-  await t.rejects(damaged.insert(mineChild(singleton, a!.header)), { code: 'CORRUPT_STORE' })
+  await t.rejects(damaged.insert(mineValidChild(singleton, a!.header)), { code: 'CORRUPT_STORE' })
   // A reorg walk that meets the hole is refused too, before anything is written.
   const heavier = mineLine(singleton, genesis0(), 3, { payload: makePayload('walk') })
   await t.rejects(damaged.insertMany(heavier), { code: 'CORRUPT_STORE' })

@@ -2,7 +2,7 @@ import { genesisBlock, getNetwork } from '@weft/block'
 import t from 'tap'
 import { ChainHeads } from '../src/chain-heads.js'
 import { headKey } from '../src/keys.js'
-import { mineChild } from '../src/suite/chain-miner.js'
+import { mineValidChild } from '../src/suite/chain-miner.js'
 
 const development = getNetwork('development')
 const singleton = getNetwork('test-singleton')
@@ -13,8 +13,8 @@ t.test(
   async (t) => {
     const g = genesis0()
     const heads = new ChainHeads(new Map([[0, g]]))
-    const light = mineChild(singleton, g)
-    const heavy = mineChild(singleton, light.header)
+    const light = mineValidChild(singleton, g)
+    const heavy = mineValidChild(singleton, light.header)
     const draft = heads.draft()
     t.ok(draft.offer(light.header))
     t.ok(draft.offer(heavy.header))

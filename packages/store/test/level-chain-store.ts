@@ -13,6 +13,7 @@ chainStoreSuite(
   (name, fn) => t.test(name, fn),
   (network, { cutPolicy, importing }) =>
     (importing ? openImportStore : openStore)({ path: join(root, String(stores++)), network, cutPolicy }),
+  { importing: true, snapshots: true, transactionIndex: true },
 )
 
 t.test('a second close() resolves only once the store is closed: its folder opens again at once', async (t) => {

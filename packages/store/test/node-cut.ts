@@ -3,7 +3,7 @@ import t from 'tap'
 import type { StoreEvent } from '../src/index.js'
 import { openStore } from '../src/index.js'
 import { blockKey } from '../src/keys.js'
-import { makePayload, mineChild, mineLine } from '../src/suite/chain-miner.js'
+import { makePayload, mineLine, mineValidChild } from '../src/suite/chain-miner.js'
 import { editFolder, open } from './fixtures/level.js'
 
 const singleton = getNetwork('test-singleton')
@@ -50,7 +50,7 @@ t.test('a reorg 1,000 blocks deep, read from disk after a reopen, announces the 
   // Orphans beside the side branch, so that the walk passes several blocks at many heights.
   const orphans = side
     .filter((_, index) => index % 3 === 0)
-    .map((block, index) => mineChild(singleton, block.header, { payload: makePayload(`orphan-${index}`) }))
+    .map((block, index) => mineValidChild(singleton, block.header, { payload: makePayload(`orphan-${index}`) }))
   await store.insertMany(main)
   await store.insertMany(side)
   await store.insertMany(orphans)

@@ -6,7 +6,7 @@ import t from 'tap'
 import { openStore } from '../src/index.js'
 import { blockKey, hashIndexKey, headKey, metaKey } from '../src/keys.js'
 import { adoptedCutKey } from '../src/node-cut.js'
-import { mineBraid, mineChild, mineLine } from '../src/suite/chain-miner.js'
+import { mineBraid, mineLine, mineValidChild } from '../src/suite/chain-miner.js'
 import { editFolder, open } from './fixtures/level.js'
 
 const development = getNetwork('development')
@@ -173,12 +173,12 @@ t.test('an adopted cut record that is cut short or names a missing head makes op
   await forkChoice.close()
 })
 
-t.test('mineBraid and mineChild refuse to mine a chain whose neighbours they were not given', async (t) => {
+t.test('mineBraid and mineValidChild refuse to mine a chain whose neighbours they were not given', async (t) => {
   const tips = new Map([[0, genesis0()]])
   t.throws(() => mineBraid(development, tips, 1), /Expected chain 5 to have a block at 0 for chain 0/)
-  // Above genesis a child's neighbours are not the genesis blocks: mineChild wants them given.
+  // Above genesis a child's neighbours are not the genesis blocks: mineValidChild wants them given.
   const [first] = mineBraid(development, new Map(genesisBlocks(development).map((b) => [b.header.chainId, b.header])), 1).blocks
-  t.throws(() => mineChild(development, first!.header), /Expected adjacentParents for a child of chain 0 at 2: mine a braid instead/)
+  t.throws(() => mineValidChild(development, first!.header), /Expected adjacentParents for a child of chain 0 at 2: mine a braid instead/)
 })
 
 t.test('with syncWrites every write asks LevelDB to flush it before it counts, and reads back the same', async (t) => {

@@ -6,7 +6,7 @@ import { type ChainStore, openStore, RULES_VERSION, type RulesCheckProgress } fr
 import { metaKey } from '../src/keys.js'
 import { openImportStore } from '../src/open-store.js'
 import { checkStoredRules } from '../src/rules-check.js'
-import { makePayload, mineBraid, mineChild, mineLine } from '../src/suite/chain-miner.js'
+import { makePayload, mineBraid, mineLine, mineValidChild } from '../src/suite/chain-miner.js'
 import { editFolder } from './fixtures/level.js'
 
 // Stores written before Weft recorded the rules it checks (`m rules`): checked at open, resumably,
@@ -121,10 +121,10 @@ t.test('an older store whose adjacents name blocks further below (braiding was o
   const path = t.testdir()
   const importing = await openImportStore({ path, network: 'development' })
   const genesis = (chain: number): Header => genesisBlock(development, chain).header
-  const first = mineChild(development, genesis(0))
+  const first = mineValidChild(development, genesis(0))
   const adjacentParents = first.header.adjacents.map(([chain]) => genesis(chain))
   // Chain 0 at 2 names its neighbours' genesis blocks, read from the store by the check.
-  const second = mineChild(development, first.header, { adjacentParents })
+  const second = mineValidChild(development, first.header, { adjacentParents })
   await importing.insertMany([first, second])
   await importing.close()
   await t.rejects(openStore({ path, network: 'development' }), {

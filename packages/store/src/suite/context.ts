@@ -13,6 +13,26 @@ export interface SuiteStoreOptions {
   readonly importing?: boolean
 }
 
+/**
+ * The parts of the contract an implementation declares it has; the suite tests each one as declared
+ * (the part, or that the store says it does not have it), so nothing is left out unsaid.
+ */
+export interface StoreCapabilities {
+  /**
+   * `open(network, { importing: true })` gives a store that takes blocks as a snapshot import does
+   * (hashes and parent links checked). The suite's HeaderSource tests need it: their tree of three
+   * chains growing apart is no braid. Without it they are not registered.
+   */
+  readonly importing: boolean
+  /** `snapshot()` gives a point-in-time view (the cut and every block of that moment); without it, `snapshot()` must throw. */
+  readonly snapshots: boolean
+  /**
+   * `index` keeps the transaction index (its own tests are the implementation's); without it,
+   * `index.status()` is `disabled` and every lookup rejects with `INDEX_DISABLED`.
+   */
+  readonly transactionIndex: boolean
+}
+
 /** Opens a fresh, empty store of `network` (its genesis blocks only) with `options`; the suite closes it. */
 export type ChainStoreFactory = (network: NetworkName, options: SuiteStoreOptions) => Promise<ChainStore>
 

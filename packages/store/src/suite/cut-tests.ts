@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { blockToJsonText, difficulty, genesisBlock, genesisBlocks, getNetwork, headerToJsonText } from '@weft/block'
 import type { RegisterTest } from '@weft/traversal/suite'
 import type { StoreEvent } from '../chain-store.js'
-import { makePayload, mineBraid, mineChild, mineLine } from './chain-miner.js'
+import { makePayload, mineBraid, mineLine, mineValidChild } from './chain-miner.js'
 import { type ChainStoreFactory, collect, recordEvents, text, withStore } from './context.js'
 
 const development = getNetwork('development')
@@ -21,17 +21,20 @@ export function cutTests(test: RegisterTest, open: ChainStoreFactory): void {
   test('the cut follows the highest weight and breaks ties by the lowest raw hash', () =>
     withStore(open, async (store) => {
       const g = genesis0()
-      const [x, y] = [mineChild(singleton, g, { payload: makePayload('x') }), mineChild(singleton, g, { payload: makePayload('y') })]
+      const [x, y] = [
+        mineValidChild(singleton, g, { payload: makePayload('x') }),
+        mineValidChild(singleton, g, { payload: makePayload('y') }),
+      ]
       const [low, high] = [x, y].sort((a, b) => Buffer.compare(a.header.hash, b.header.hash)) as [typeof x, typeof y]
       await store.insert(high)
       assert.deepEqual(store.cut().get(0)?.hash, high.header.hash)
       await store.insert(low)
       assert.deepEqual(store.cut().get(0)?.hash, low.header.hash, 'equal weights: the lower raw hash')
-      const heavier = mineChild(singleton, high.header)
+      const heavier = mineValidChild(singleton, high.header)
       await store.insert(heavier)
       assert.deepEqual(store.cut().get(0)?.hash, heavier.header.hash, 'the heavier branch, whatever its hashes')
       const before = store.cut()
-      await store.insert(mineChild(singleton, heavier.header))
+      await store.insert(mineValidChild(singleton, heavier.header))
       assert.notEqual(store.cut(), before, 'a new map is handed out when the cut changes')
       assert.equal(before.get(0)?.hash.equals(heavier.header.hash), true, 'a map handed out earlier does not change')
     }))
@@ -118,11 +121,14 @@ export function cutTests(test: RegisterTest, open: ChainStoreFactory): void {
       assert.deepEqual(cuts, [[1, 2, 3]], 'the third side block overtakes, and the whole side branch joins')
     }))
 
-  test('a fork pair written in one batch announces one branch: the head the same write replaced never joins', () =>
+  test('a fork pair written in one call announces one branch: the head the same write replaced never joins', () =>
     withStore(open, async (store) => {
       const events = recordEvents(store)
       const g = genesis0()
-      const pair = [mineChild(singleton, g, { payload: makePayload('light') }), mineChild(singleton, g, { payload: makePayload('heavy') })]
+      const pair = [
+        mineValidChild(singleton, g, { payload: makePayload('light') }),
+        mineValidChild(singleton, g, { payload: makePayload('heavy') }),
+      ]
       const [winner, loser] = [...pair].sort((a, b) => Buffer.compare(a.header.hash, b.header.hash)) as [(typeof pair)[0], (typeof pair)[0]]
       await store.insertMany([loser, winner])
       assert.deepEqual(events.map(describe), ['inserted 1', 'inserted 1', 'cut 0:1'])

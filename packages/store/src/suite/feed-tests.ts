@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { type Block, genesisBlock, getNetwork } from '@weft/block'
 import type { RegisterTest } from '@weft/traversal/suite'
 import type { StoreEvent } from '../chain-store.js'
-import { mineChild, mineLine } from './chain-miner.js'
+import { mineLine, mineValidChild } from './chain-miner.js'
 import { type ChainStoreFactory, collect, recordEvents, withStore } from './context.js'
 
 const singleton = getNetwork('test-singleton')
@@ -21,7 +21,7 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
         })
         const heard: string[] = []
         store.subscribe((e) => heard.push(e.type))
-        assert.deepEqual(await store.insert(mineChild(singleton, genesis0())), { inserted: true })
+        assert.deepEqual(await store.insert(mineValidChild(singleton, genesis0())), { inserted: true })
         assert.deepEqual(heard, ['inserted', 'cut'])
         await new Promise((resolve) => setImmediate(resolve))
         const warning = warnings[0] as Error & { code?: string }
@@ -47,7 +47,7 @@ export function feedTests(test: RegisterTest, open: ChainStoreFactory): void {
       assert.equal(heard.length, 6)
       second()
       second()
-      await store.insert(mineChild(singleton, b!.header))
+      await store.insert(mineValidChild(singleton, b!.header))
       assert.equal(heard.length, 6)
     }))
 

@@ -3,7 +3,7 @@ import { blockToJsonText, decodeHeader, genesisBlock, getNetwork, headerToJsonTe
 import { ancestorAt, branch } from '@weft/traversal'
 import type { RegisterTest } from '@weft/traversal/suite'
 import type { ChainStore } from '../chain-store.js'
-import { makePayload, mineChild, mineLine } from './chain-miner.js'
+import { makePayload, mineLine, mineValidChild } from './chain-miner.js'
 import { type ChainStoreFactory, collect, text, withStore } from './context.js'
 
 const development = getNetwork('development')
@@ -109,7 +109,7 @@ export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
     withStore(
       open,
       async (store) => {
-        const a = mineChild(development, genesisBlock(development, 0).header)
+        const a = mineValidChild(development, genesisBlock(development, 0).header)
         await store.insert(a)
         const g = genesisBlock(development, 7).header
         const refs = await store.getRefs([a.header.hash, Buffer.alloc(32), g.hash])
@@ -144,7 +144,7 @@ export function readTests(test: RegisterTest, open: ChainStoreFactory): void {
       const line = mineLine(singleton, genesis0(), 1500)
       const orphans = line
         .slice(0, -1)
-        .map((block, index) => mineChild(singleton, block.header, { payload: makePayload(`orphan-${index}`) }))
+        .map((block, index) => mineValidChild(singleton, block.header, { payload: makePayload(`orphan-${index}`) }))
       await store.insertMany(line.flatMap((block, index) => (index === 0 ? [block] : [orphans[index - 1]!, block])))
       const tip = line.at(-1)!.header
       const byRefs = { getRefs: (hashes: readonly Uint8Array[]) => store.getRefs(hashes) }
