@@ -12,31 +12,16 @@ import {
   parseJsonExact,
   stringifyJsonExact,
 } from '../src/index.js'
-import { headerArb, headerVectors, holds } from './fixtures/helpers.js'
+import { headerArb, headerKeyOrder, headerVectors, holds } from './fixtures/helpers.js'
 
 const vector = (): ChainwebBlockHeader => structuredClone((headerVectors[0] as (typeof headerVectors)[number]).object)
-const keys = (version: string): string[] => [
-  'nonce',
-  'creationTime',
-  'parent',
-  'adjacents',
-  'target',
-  'payloadHash',
-  'chainId',
-  'weight',
-  'height',
-  version,
-  'epochStart',
-  'featureFlags',
-  'hash',
-]
 
 t.test('the spec profile names the version chainVersion, the chainweb profile chainwebVersion, in canonical order', async (t) => {
   const h = headerFromJson(vector())
   const spec = headerToJson(h, 'spec')
   const chainweb = headerToJson(h, 'chainweb')
-  t.same(Object.keys(spec), keys('chainVersion'))
-  t.same(Object.keys(chainweb), keys('chainwebVersion'))
+  t.same(Object.keys(spec), headerKeyOrder('chainVersion'))
+  t.same(Object.keys(chainweb), headerKeyOrder('chainwebVersion'))
   t.equal(spec.chainVersion, 'mainnet01')
   t.same(headerFromJson(spec), h, 'either version key is read')
   t.same(Object.keys(chainweb.adjacents), ['5', '10', '15'])
