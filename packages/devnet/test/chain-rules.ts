@@ -11,13 +11,13 @@ import {
   VOTE_STEP,
 } from '@weft/block'
 import { type ChainStore, openStore } from '@weft/store'
+import { freshFolder } from '@weft/test-kit'
 import type { NetworkName } from '@weft/types'
 import t, { type Test } from 'tap'
 import { childCreationTime, childFeatureFlags } from '../src/chain-rules.js'
 import { fill } from '../src/fill.js'
 import { createRandom } from '../src/random.js'
 import { checkBraid } from './fixtures/braid-check.js'
-import { freshFolder } from './fixtures/fresh-folder.js'
 
 const open = async (t: Test, network: NetworkName): Promise<ChainStore> => {
   const store = await openStore({ path: freshFolder(t), network })

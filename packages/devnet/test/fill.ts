@@ -1,9 +1,9 @@
 import { getNetwork } from '@weft/block'
 import { type ChainStore, openStore } from '@weft/store'
+import { freshFolder } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { fill } from '../src/fill.js'
 import { checkBraid } from './fixtures/braid-check.js'
-import { freshFolder } from './fixtures/fresh-folder.js'
 
 const open = async (
   t: Test,

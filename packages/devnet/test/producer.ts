@@ -1,12 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import { EASY_TARGET } from '@weft/block'
 import { type ChainStore, openStore } from '@weft/store'
+import { freshFolder, lowestHead, storeReaches } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { fill } from '../src/fill.js'
 import { createProducer } from '../src/producer.js'
 import { checkBraid } from './fixtures/braid-check.js'
-import { freshFolder } from './fixtures/fresh-folder.js'
-import { lowestHead, storeReaches } from './fixtures/store-wait.js'
 
 const open = async (t: Test, network: 'development' | 'testnet06' = 'development', path = freshFolder(t)): Promise<ChainStore> => {
   const store = await openStore({ path, network })

@@ -1,12 +1,11 @@
 import { compareHeads, EASY_TARGET, type Header } from '@weft/block'
 import { type ChainStore, openStore, type StoreEvent } from '@weft/store'
+import { freshFolder, lowestHead, storeReaches } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { fill } from '../src/fill.js'
 import { createProducer } from '../src/producer.js'
 import { reorg } from '../src/reorg.js'
 import { checkBraid } from './fixtures/braid-check.js'
-import { freshFolder } from './fixtures/fresh-folder.js'
-import { lowestHead, storeReaches } from './fixtures/store-wait.js'
 
 const open = async (t: Test, network: 'development' | 'test-singleton'): Promise<ChainStore> => {
   const store = await openStore({ path: freshFolder(t), network })
