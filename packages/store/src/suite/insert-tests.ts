@@ -200,6 +200,14 @@ export function insertTests(test: RegisterTest, open: ChainStoreFactory): void {
       assert.equal(store.cut().get(0)?.height, 2)
     }))
 
+  test('insertManyJson writes the blocks before a text that is not a block, then rejects with INVALID_ENCODING', () =>
+    withStore(open, async (store) => {
+      const texts = mineLine(singleton, genesis0(), 3).map((block) => Buffer.from(blockToJsonText(block, 'spec')))
+      texts.splice(2, 0, Buffer.from('{"header":{"height":1},"payloadWithOutputs":{}}'))
+      await assert.rejects(store.insertManyJson(texts), { code: 'INVALID_ENCODING' })
+      assert.equal(store.cut().get(0)?.height, 2, 'the two blocks before it are written, the one after it is not')
+    }))
+
   test('a payload shared by many blocks is served for each', () =>
     withStore(open, async (store) => {
       const line = mineLine(singleton, genesis0(), 3, { payload: makePayload('shared-by-all', 2) })
