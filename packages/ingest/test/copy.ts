@@ -1,11 +1,12 @@
 import { once } from 'node:events'
 import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
+import { blocksOf, cutOf, eventually, followerStore, freshFolder, storedHashes } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { createIngest } from '../src/index.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick, stillRunningAfter } from './fixtures/ingests.js'
-import { blocksOf, cutOf, eventually, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
+import { filledStore } from './fixtures/stores.js'
 
 t.test('a page whose cursor the upstream does not know (after a failover) is read again from its window start', async (t) => {
   const source = await filledStore(t, 300, { seed: 'cursor' })

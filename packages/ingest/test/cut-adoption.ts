@@ -1,12 +1,13 @@
 import type { Block } from '@weft/block'
 import { fill } from '@weft/devnet'
 import { type ChainStore, openStore } from '@weft/store'
+import { blocksOf, cutOf, followerStore, freshFolder, storedHashes } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { adoptLimitedCut, adoptUpstreamCut, readCut } from '../src/cut-adoption.js'
 import { createIngest } from '../src/index.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { contextOf, quick } from './fixtures/ingests.js'
-import { blocksOf, cutOf, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
+import { filledStore } from './fixtures/stores.js'
 
 // A recap-development store braided up to height 80 at least on every chain: ten chains, and twenty
 // from the transition at 60. The devnet mines it as the network's rules ask (its opening, then

@@ -1,11 +1,12 @@
 import type { Block } from '@weft/block'
 import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
+import { blocksOf, cutOf, eventually, followerStore, freshFolder, storedHashes } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { createIngest, type IngestEvent } from '../src/index.js'
 import { refuseStream, serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick } from './fixtures/ingests.js'
-import { blocksOf, cutOf, eventually, filledStore, followerStore, freshFolder, storedHashes } from './fixtures/stores.js'
+import { filledStore } from './fixtures/stores.js'
 
 const sameBlocks = async (a: Parameters<typeof storedHashes>[0], b: Parameters<typeof storedHashes>[0]): Promise<boolean> =>
   JSON.stringify(await storedHashes(a)) === JSON.stringify(await storedHashes(b))

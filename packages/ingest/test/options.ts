@@ -1,7 +1,7 @@
 import { openStore } from '@weft/store'
+import { followerStore, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { resolveIngestOptions } from '../src/options.js'
-import { followerStore, freshFolder } from './fixtures/stores.js'
 
 t.test('defaults are filled in', async (t) => {
   const store = await followerStore(t)

@@ -1,9 +1,10 @@
+import { blocksOf, followerStore, storedHashes } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { readCut } from '../src/cut-adoption.js'
 import { insertWithAncestry, reach, type Wanted, want } from '../src/reach.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { contextOf, stillRunningAfter } from './fixtures/ingests.js'
-import { blocksOf, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
+import { filledStore } from './fixtures/stores.js'
 
 t.test('reach fetches the ancestry of its targets and of the neighbours they name, and skips what the upstream lacks', async (t) => {
   const source = await filledStore(t, 600, { forkRate: 0.3, seed: 'reach' })

@@ -1,9 +1,10 @@
 import { fill } from '@weft/devnet'
+import { cutOf, eventually, followerStore, storedHashes } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { createIngest, type IngestOptions } from '../src/index.js'
 import { answerStream, type ContractServer, refuseStream, serveContract } from './fixtures/contract-server.js'
 import { collectingLogger, quick } from './fixtures/ingests.js'
-import { cutOf, eventually, filledStore, followerStore, storedHashes } from './fixtures/stores.js'
+import { filledStore } from './fixtures/stores.js'
 
 // A follower of `upstream` (over `source`), started and caught up; its log kept.
 async function follower(t: Test, upstream: ContractServer, source: Parameters<typeof cutOf>[0], options: Partial<IngestOptions> = {}) {

@@ -1,13 +1,13 @@
 import { genesisBlock, mineChildHeader } from '@weft/block'
 import { decodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
-import { makePayload } from '@weft/store/suite'
+import { freshFolder, makePayload } from '@weft/test-kit'
 import t from 'tap'
 import { HttpClient } from '../src/http-client.js'
 import { UpstreamApi } from '../src/upstream-api.js'
 import { discoverUpstream } from '../src/upstream-target.js'
 import { serveContract } from './fixtures/contract-server.js'
-import { filledStore, freshFolder } from './fixtures/stores.js'
+import { filledStore } from './fixtures/stores.js'
 
 t.test(
   "answers out of contract are INVALID_RESPONSE (not the wire's shape) or UPSTREAM_BAD_RESPONSE (not what ingest can use), each saying what was expected",

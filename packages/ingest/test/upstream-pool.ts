@@ -1,11 +1,12 @@
 import { fill } from '@weft/devnet'
+import { followerStore } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { UpstreamResponseError } from '../src/errors.js'
 import { HttpClient } from '../src/http-client.js'
 import { UpstreamPool, type UpstreamPoolOptions } from '../src/upstream-pool.js'
 import { serveContract } from './fixtures/contract-server.js'
 import { collectingLogger } from './fixtures/ingests.js'
-import { filledStore, followerStore } from './fixtures/stores.js'
+import { filledStore } from './fixtures/stores.js'
 
 function pool(t: Test, urls: string[], options: Partial<UpstreamPoolOptions> = {}) {
   const http = new HttpClient({ timeoutMs: 1000, maxSockets: 4 })

@@ -1,10 +1,10 @@
 import { parseNodeUrl } from '@weft/api'
 import { openStore } from '@weft/store'
+import { freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { HttpClient } from '../src/http-client.js'
 import { discoverUpstream, parseUpstreamUrl } from '../src/upstream-target.js'
 import { serveContract } from './fixtures/contract-server.js'
-import { freshFolder } from './fixtures/stores.js'
 
 t.test("an upstream URL is @weft/api's node URL; one that is not is an option error", async (t) => {
   t.same(parseUpstreamUrl('https://h/chainweb/0.0/mainnet01/'), parseNodeUrl('https://h/chainweb/0.0/mainnet01/'))
