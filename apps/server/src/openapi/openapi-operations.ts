@@ -6,6 +6,8 @@ export interface Representation {
   readonly mediaType: string
   readonly schema: SchemaName | Record<string, unknown>
   readonly example?: string
+  /** A stream's one event (`x-itemSchema`, OpenAPI 3.2's `itemSchema`): `HeaderUpdateEvent` stands for the profile's own. */
+  readonly itemSchema?: SchemaName
 }
 
 /** An operation of the document, with the codes of the errors it may answer. */
@@ -50,6 +52,12 @@ const headerPages = [
 ] as const
 const hashPage = { mediaType: json, schema: 'HashPage', example: 'hashPage' } as const
 const text = { type: 'string' }
+const eventStream = {
+  type: 'string',
+  description:
+    'server-sent events, each `event:BlockHeader` and one `data:` line of JSON, as `x-itemSchema` describes one ' +
+    '(in the chainweb profile every object of the data has its keys in text order); a comment `:` while idle',
+}
 
 /** The operations of the wire contract, in the order of the document (the operator's follow: `operatorOperations`). */
 export const operations: readonly OperationSpec[] = [
@@ -229,7 +237,7 @@ export const operations: readonly OperationSpec[] = [
     parameters: [],
     ok: {
       description: 'an event stream; each `data` is one line of JSON',
-      representations: [{ mediaType: 'text/event-stream', schema: text, example: 'eventStream' }],
+      representations: [{ mediaType: 'text/event-stream', schema: eventStream, itemSchema: 'HeaderUpdateEvent', example: 'eventStream' }],
     },
     codes: ['TOO_MANY_STREAMS'],
   },
@@ -242,7 +250,7 @@ export const operations: readonly OperationSpec[] = [
     parameters: [],
     ok: {
       description: 'an event stream; each `data` is one line of JSON',
-      representations: [{ mediaType: 'text/event-stream', schema: text }],
+      representations: [{ mediaType: 'text/event-stream', schema: eventStream, itemSchema: 'BlockUpdateEvent' }],
     },
     codes: ['TOO_MANY_STREAMS'],
   },

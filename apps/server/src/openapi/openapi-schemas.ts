@@ -72,7 +72,30 @@ const ReadyBody = Type.Object({
   ),
 })
 
-/** Schemas of the answers that @weft/types names only as parts: pages of headers and hashes, payload batches. */
+const componentRef = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
+
+// The data of a `/block/updates` event: a header update's and the block's payload with outputs.
+const blockUpdate = (headerUpdate: string): Json => ({
+  allOf: [
+    componentRef(headerUpdate),
+    { type: 'object', required: ['payloadWithOutputs'], properties: { payloadWithOutputs: componentRef('PayloadWithOutputs') } },
+  ],
+})
+
+// One event of an update stream, as OpenAPI 3.2 describes a `text/event-stream` item (its
+// `itemSchema`; the document, 3.1, gives it as `x-itemSchema`): the event's name and its one data
+// line, whose text is JSON of `data`. Docs: docs/wire/endpoints.md, "Event streams".
+const updateEvent = (data: string, stream: string): Json => ({
+  type: 'object',
+  description: `One event of ${stream}: \`event:BlockHeader\`, then one \`data:\` line of JSON`,
+  required: ['event', 'data'],
+  properties: {
+    event: { const: 'BlockHeader' },
+    data: { type: 'string', contentMediaType: 'application/json', contentSchema: componentRef(data) },
+  },
+})
+
+/** Schemas of the answers that @weft/types names only as parts: pages of headers and hashes, payload batches, update events. */
 const answerSchemas = {
   HeaderBinaryText,
   HeaderPage: PageOf(HeaderBinaryText),
@@ -81,6 +104,12 @@ const answerSchemas = {
   HashPage: PageOf(BlockHash),
   PayloadList: Type.Array(Payload),
   PayloadWithOutputsList: Type.Array(PayloadWithOutputs),
+  BlockUpdate: blockUpdate('HeaderUpdate'),
+  ChainwebBlockUpdate: blockUpdate('ChainwebHeaderUpdate'),
+  HeaderUpdateEvent: updateEvent('HeaderUpdate', '`/header/updates`'),
+  ChainwebHeaderUpdateEvent: updateEvent('ChainwebHeaderUpdate', '`/header/updates`'),
+  BlockUpdateEvent: updateEvent('BlockUpdate', '`/block/updates`'),
+  ChainwebBlockUpdateEvent: updateEvent('ChainwebBlockUpdate', '`/block/updates`'),
   NodeStatus,
   ReadyBody,
   OpenApiDocument: Type.Object({ openapi: Type.Literal('3.1.0'), paths: Type.Record(Type.String(), Type.Object({})) }),

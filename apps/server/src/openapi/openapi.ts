@@ -13,6 +13,8 @@ const chainwebNames: Partial<Record<SchemaName, SchemaName>> = {
   BlockPage: 'ChainwebBlockPage',
   BlockHeader: 'ChainwebBlockHeader',
   HeaderObjectPage: 'ChainwebHeaderObjectPage',
+  HeaderUpdateEvent: 'ChainwebHeaderUpdateEvent',
+  BlockUpdateEvent: 'ChainwebBlockUpdateEvent',
 }
 
 const parameters: Readonly<Record<string, Json>> = {
@@ -68,6 +70,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
           representation.mediaType,
           {
             schema: schemaOf(representation.schema),
+            ...(representation.itemSchema === undefined ? {} : { 'x-itemSchema': schemaOf(representation.itemSchema) }),
             ...(representation.example === undefined ? {} : { example: examples[representation.example] }),
           },
         ]),
