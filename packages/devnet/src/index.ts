@@ -1,6 +1,7 @@
 export { Braid, type BraidBlock, type BraidTransition, type NeighboursAt } from './braid.js'
 export { BraidMiner, type BraidMinerOptions, loadWindows, type MiningDraws, mineChild } from './braid-miner.js'
 export { childCreationTime, childFeatureFlags, devnetNetworks } from './chain-rules.js'
+export type { PendingCrossChain } from './cross-chain.js'
 export { ChainNotReadyError, DevnetError, InvalidDevnetOptionError, ReorgNotFoundError, TargetTooHardError } from './errors.js'
 export { DEFAULT_SEED, type FillOptions, type FillSummary, fill } from './fill.js'
 export { type MineBlockInput, mineBlock } from './mine.js'

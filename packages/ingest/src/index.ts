@@ -1,4 +1,4 @@
-export { backoffDelay } from './backoff.js'
+export { type BackoffOptions, backoffDelay } from './backoff.js'
 export { IngestError, IngestStoppedError, InvalidIngestOptionError, UpstreamRefusedError, UpstreamResponseError } from './errors.js'
 export { HttpClient, type HttpClientOptions } from './http-client.js'
 export { createIngest, type Ingest } from './ingest.js'
