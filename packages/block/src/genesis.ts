@@ -101,7 +101,7 @@ export function sharedGenesisBlock(network: Network, chain: number): Block | und
   return genesisOf(network).get(chain)
 }
 
-/** The genesis block of a chain (a fresh copy): real data for mainnet01, testnet06, testnet04 and recap-development, built by the rules of CONTRACT.md otherwise. Throws UnknownChainError. */
+/** The genesis block of a chain (a fresh copy): real data for mainnet01, testnet06, testnet04 and recap-development, built by the rules of docs/wire/hashes.md ("Genesis blocks") otherwise. Throws UnknownChainError. */
 export function genesisBlock(network: Network, chain: number): Block {
   const block = sharedGenesisBlock(network, chain)
   if (block === undefined) throw new UnknownChainError(network.name, chain)

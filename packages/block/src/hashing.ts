@@ -17,7 +17,7 @@ function u32(n: number): Buffer {
   return b
 }
 
-/** The block hash: root of the Merkle tree over the header's fields (CONTRACT.md); `h.hash` is ignored. */
+/** The block hash: root of the Merkle tree over the header's fields (docs/wire/hashes.md, "Block hash"); `h.hash` is ignored. */
 export function computeBlockHash(h: Header): Buffer {
   // Adjacents come last here, unlike in the binary layout.
   const leaves: Uint8Array[] = [

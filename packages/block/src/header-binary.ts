@@ -29,7 +29,7 @@ function checkInteger(name: string, n: number, min: number, max: number): void {
     throw new InvalidEncodingError(`Expected ${name} to be an integer in [${min}, ${max}], received ${n}`)
 }
 
-/** Encodes a header in the binary layout of CONTRACT.md (little-endian, adjacents between parent and target). */
+/** Encodes a header in the binary layout of docs/wire/hashes.md, "Block header" (little-endian, adjacents between parent and target). */
 export function encodeHeader(h: Header): Buffer {
   checkU64('featureFlags', h.featureFlags)
   checkU64('nonce', h.nonce)

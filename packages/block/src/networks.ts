@@ -107,14 +107,14 @@ const networks: Record<NetworkName, Network> = withRules({
     name: 'development',
     versionCode: 2,
     blockDelay: 30,
-    genesisTime: 1563388117613832, // CONTRACT.md is silent: we reuse testnet04's genesis time
+    genesisTime: 1563388117613832, // the contract is silent (docs/wire/hashes.md, "Genesis blocks"): we reuse testnet04's genesis time
     graphs: [{ height: 0, graph: TWENTY_CHAIN_GRAPH }],
   },
   'test-singleton': {
     name: 'test-singleton',
     versionCode: 0x80000016,
     blockDelay: 1,
-    genesisTime: 1563388117613832, // CONTRACT.md is silent: we reuse testnet04's genesis time
+    genesisTime: 1563388117613832, // the contract is silent (docs/wire/hashes.md, "Genesis blocks"): we reuse testnet04's genesis time
     graphs: [{ height: 0, graph: SINGLETON_GRAPH }],
   },
 })

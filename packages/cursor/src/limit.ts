@@ -1,6 +1,6 @@
 import { InvalidLimitError } from './errors.js'
 
-/** The limit a page gets when the query names none, and its largest value (CONTRACT.md, GET block). */
+/** The limit a page gets when the query names none, and its largest value (docs/wire/endpoints.md, GET block). */
 export const DEFAULT_LIMIT = 360
 
 /** The limit to serve: `cap` when none is asked for, at most `cap` otherwise (a larger limit is no error). */

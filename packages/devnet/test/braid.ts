@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import t from 'tap'
 import { Braid, type BraidBlock } from '../src/braid.js'
 
-// The graphs of CONTRACT.md, written out here independently of @weft/block.
+// The graphs of docs/wire/hashes.md ("Networks and chain graphs"), written out here independently of @weft/block.
 const twenty: ChainGraph = new Map(
   Object.entries({
     0: [5, 10, 15],

@@ -170,7 +170,7 @@ export function decodeBlockRecord(value: Buffer): BlockRecord {
 }
 
 // The parent hash sits at bytes 16-48 of the binary header (after feature flags u64 and creation
-// time i64: CONTRACT.md, binary field order), so a walk down a chain reads it without decoding the header.
+// time i64: docs/wire/hashes.md, binary field order), so a walk down a chain reads it without decoding the header.
 const parentInBinary = 16
 
 /** The parent hash in a block record (a view), read from the header binary without decoding it. */

@@ -16,7 +16,7 @@ function headerOf(rules: ProfileRules, header: Json = realHeader): Json {
   return Object.fromEntries(Object.entries(header).map(([key, value]) => [key === 'chainwebVersion' ? rules.versionKey : key, value]))
 }
 
-// The chainweb profile's event data: every object's keys in text order (CONTRACT.md's quirks table).
+// The chainweb profile's event data: every object's keys in text order (docs/wire/chainweb-quirks.md).
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys)
   if (typeof value !== 'object' || value === null) return value

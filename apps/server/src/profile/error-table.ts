@@ -102,7 +102,7 @@ const chainweb: ErrorTable = {
   INTERNAL_ERROR: { status: 500, body: 'text' },
 }
 
-/** The error table of each profile (CONTRACT.md's profile table, the rows about errors). */
+/** The error table of each profile (docs/wire/errors.md; the profile table's rows about errors). */
 export const errorTables: Readonly<Record<Profile, ErrorTable>> = { spec, chainweb }
 
 /** The answer a table gives to `code`, or undefined when the code is not one the server answers with. */

@@ -4,7 +4,7 @@ import type { Profile } from '@weft/types'
 import { type ErrorTable, errorTables } from './error-table.js'
 
 /**
- * Every rule in which the two profiles differ: CONTRACT.md's profile table, one field per row. The
+ * Every rule in which the two profiles differ: the profile table of docs/wire/profiles.md, one field per row. The
  * rows a client sees (base path, version header, the last page, no match) are `@weft/api`'s.
  */
 export interface ProfileRules extends ProfileWire {
@@ -26,7 +26,7 @@ export interface ProfileRules extends ProfileWire {
   readonly emulatesRelease: boolean
 }
 
-/** CONTRACT.md's profile table as data. */
+/** The profile table of docs/wire/profiles.md as data. */
 export const profiles: Readonly<Record<Profile, ProfileRules>> = {
   spec: {
     ...wireProfiles.spec,
