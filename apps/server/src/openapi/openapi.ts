@@ -62,6 +62,12 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
   const examples: Record<string, unknown> = examplesOf(rules)
   const schemaOf = (schema: Representation['schema']): Json =>
     typeof schema === 'string' ? ref(rules.name === 'chainweb' ? (chainwebNames[schema] ?? schema) : schema) : schema
+  // A stream's text, decoded, is its events in order: its `contentSchema` says so (linters and
+  // JSON Schema tools read that; `x-itemSchema` is the name OpenAPI 3.2 gives one event).
+  const streamOf = (schema: Json, item: Representation['itemSchema']): Json =>
+    item === undefined
+      ? schema
+      : { ...schema, contentMediaType: 'text/event-stream', contentSchema: { type: 'array', items: schemaOf(item) } }
   const paths: Record<string, Json> = {}
   for (const spec of [...operations, ...operatorOperations]) {
     const contentOf = (representations: readonly Representation[]): Json =>
@@ -69,7 +75,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
         representations.map((representation) => [
           representation.mediaType,
           {
-            schema: schemaOf(representation.schema),
+            schema: streamOf(schemaOf(representation.schema), representation.itemSchema),
             ...(representation.itemSchema === undefined ? {} : { 'x-itemSchema': schemaOf(representation.itemSchema) }),
             ...(representation.example === undefined ? {} : { example: examples[representation.example] }),
           },
