@@ -41,7 +41,7 @@ t.test('a summary changed in a document changes its endpoint page', async (t) =>
   t.match(after, 'Something else \\| entirely', 'a pipe in a cell is escaped')
 })
 
-// `pnpm docs` runs TypeDoc on every published package (about a minute on the 2-core machine, so
+// `pnpm run docs` runs TypeDoc on every published package (about a minute on the 2-core machine, so
 // not in CI); this runs it on one, with the same options, warnings as errors.
 t.test('TypeDoc documents @weft/api without a warning', async (t) => {
   const main = fileURLToPath(import.meta.resolve('typedoc'))
