@@ -20,12 +20,14 @@ export function inChainwebNodeOrder(chains: Iterable<number>): number[] {
 /**
  * The former name of `CHAINWEB_NODE_CHAIN_ORDER`.
  * @deprecated Use `CHAINWEB_NODE_CHAIN_ORDER`.
+ * @alias
  */
 export const HASH_MAP_CHAIN_ORDER: readonly number[] = CHAINWEB_NODE_CHAIN_ORDER
 
 /**
  * The former name of `inChainwebNodeOrder`, the same function.
  * @deprecated Use `inChainwebNodeOrder`.
+ * @alias
  */
 export const inHashMapOrder: (chains: Iterable<number>) => number[] = inChainwebNodeOrder
 

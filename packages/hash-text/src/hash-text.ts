@@ -30,5 +30,6 @@ export function mapKeyOfHash(hash: Uint8Array): string {
 /**
  * The former name of `mapKeyOfHash`, the same function.
  * @deprecated Use `mapKeyOfHash`: the old name read like chainweb-node's hash-map order of chain ids.
+ * @alias
  */
 export const hashMapKey: (hash: Uint8Array) => string = mapKeyOfHash

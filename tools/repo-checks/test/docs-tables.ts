@@ -49,7 +49,7 @@ t.test('TypeDoc documents @weft/api without a warning', async (t) => {
   const out = t.testdir()
   const { stdout, stderr } = await promisify(execFile)(
     process.execPath,
-    [bin, '--options', 'typedoc.json', '--entryPoints', 'packages/api', '--out', out, '--readme', 'none', '--treatWarningsAsErrors'],
+    [bin, '--options', 'typedoc.config.mjs', '--entryPoints', 'packages/api', '--out', out, '--readme', 'none', '--treatWarningsAsErrors'],
     { cwd: root },
   )
   t.notMatch(`${stdout}${stderr}`, /\[(warning|error)\]/, 'no warning and no error')
