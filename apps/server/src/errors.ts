@@ -151,3 +151,14 @@ export class StoreUnavailableError extends ServerError {
     super(code, message, options)
   }
 }
+
+/** `--bootstrap-from` could not give the node its store: the manifest, the download, its checksum, or the import failed. */
+export class BootstrapError extends ServerError {
+  static override readonly codes = ['BOOTSTRAP_FAILED'] as const
+  /** What failed: the manifest could not be read or holds no snapshot of the network; the download did not complete; its bytes differ from the manifest's; or the import refused them. */
+  readonly reason: 'manifest' | 'download' | 'checksum' | 'import'
+  constructor(reason: BootstrapError['reason'], message: string, options?: ErrorOptions) {
+    super('BOOTSTRAP_FAILED', message, options)
+    this.reason = reason
+  }
+}

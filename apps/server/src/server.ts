@@ -9,10 +9,12 @@ import { resolveConfig, type ServerConfig, type ServerOptions } from './config/c
 import { InFlight } from './http/in-flight.js'
 import type { NodeContext } from './node-context.js'
 import { type AdminServer, startAdminServer } from './operator/admin-server.js'
+import { bootstrapStore } from './operator/bootstrap.js'
 import { trackChainActivity } from './operator/chain-activity.js'
 import { openNodeStore } from './operator/data-folder.js'
 import { createMetrics, type NodeMetrics } from './operator/metrics.js'
 import { readAheadWarning } from './operator/read-ahead-check.js'
+import { type SnapshotSchedule, startSnapshotSchedule } from './operator/snapshot-publisher.js'
 import { profiles } from './profile/profiles.js'
 import { reportedRelease } from './profile/release.js'
 import { BranchContinuations } from './read/branch-continuations.js'
@@ -74,6 +76,9 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
   const config = resolveConfig(options)
   const log = logger ?? pino({ level: config.logLevel, base: { name: 'weft-server' } })
   const upstreamMode = inUpstreamMode(config)
+  // An empty data folder takes a published snapshot first; a folder with a store is left as it is.
+  if (config.bootstrapFrom !== undefined)
+    await bootstrapStore({ url: config.bootstrapFrom, data: config.data, network: config.network, log })
   const store = await openNodeStore({
     path: config.data,
     network: config.network,
@@ -153,6 +158,10 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
       })
     : undefined
   producer?.start()
+  const snapshots: SnapshotSchedule | undefined =
+    config.snapshotDir === undefined
+      ? undefined
+      : startSnapshotSchedule({ store, dir: config.snapshotDir, everyMs: config.snapshotEvery * 1000, keep: config.snapshotKeep, log })
   if (producer !== undefined)
     log.info({ blockDelay: config.blockDelay ?? network.blockDelay, forkRate: config.forkRate }, 'devnet producer started')
   let closing: Promise<void> | undefined
@@ -162,6 +171,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     node.blockUpdates.close()
     server.closeIdleConnections()
     await admin?.close()
+    await snapshots?.stop()
     await producer?.stop()
     await ingest?.stop()
     await stopFeed()

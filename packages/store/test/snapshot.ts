@@ -188,6 +188,7 @@ t.test('an import refuses a folder that holds files or a file, and takes a missi
     full: { keep: 'me', a: '', b: '', c: '' },
     empty: {},
     mounted: { 'lost+found': {} },
+    downloading: { '.download': { 'snapshot.part': 'bytes' } },
     stopped: { '.importing-0a1b2c3d': {} },
     plain: 'x',
   })
@@ -219,6 +220,14 @@ t.test('an import refuses a folder that holds files or a file, and takes a missi
     )
   }
   t.ok(existsSync(join(root, 'mounted', 'lost+found')), 'lost+found stays')
+  // What the caller names in `keep` is not in the way, and is left as it was.
+  await t.rejects(importSnapshot(once(file), { path: join(root, 'downloading') }), {
+    code: 'SNAPSHOT_TARGET_EXISTS',
+    message: /holds \.download$/,
+  })
+  const kept = await importSnapshot(once(file), { path: join(root, 'downloading'), keep: ['.download'] })
+  t.equal(kept.blocks, (await pages(store)).length, 'imported beside the kept folder')
+  t.equal(readFileSync(join(root, 'downloading', '.download', 'snapshot.part'), 'utf8'), 'bytes', 'the kept folder is untouched')
 })
 
 t.test('an import moves its store in beside what was put in the folder meanwhile, and touches none of it', async (t) => {

@@ -88,3 +88,13 @@ export function settingsObject<T extends object>(expected: string): ValueKind<T>
     accepts: (value): value is T => typeof value === 'object' && value !== null && !Array.isArray(value),
   }
 }
+
+/** One http(s) URL. */
+export function httpUrl(): ValueKind<string> {
+  return {
+    placeholder: '<url>',
+    expected: 'an http or https URL',
+    fromText: (value) => value.trim(),
+    accepts: (value): value is string => typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+  }
+}

@@ -3,6 +3,7 @@ import type { IngestOptions } from '@weft/ingest'
 import { networkNames, profileNames } from '@weft/types'
 import { emulatedReleases } from '../profile/release.js'
 import { choice, dateTime, number, settingsObject, switchKind, text, urlList, type ValueKind } from './config-kinds.js'
+import { snapshotOptions } from './snapshot-options.js'
 import { trafficOptions } from './traffic-options.js'
 
 /** What every setting says: where it is read from, what it may be, and its help. */
@@ -211,6 +212,7 @@ export const serverOptions = {
     help: 'port of the admin listener: GET /snapshot streams a snapshot of the store (0 for any)',
   }),
   ...trafficOptions,
+  ...snapshotOptions,
 } as const
 
 /** The name of a setting: a key of `serverOptions`. */

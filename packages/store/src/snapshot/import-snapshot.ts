@@ -18,7 +18,7 @@ import { readSnapshotFile } from './snapshot-file.js'
 
 /** Options of `importSnapshot`. */
 export interface ImportSnapshotOptions {
-  /** The folder of the new store: it must not exist, or be empty (a `lost+found` aside). */
+  /** The folder of the new store: it must not exist, or be empty (a `lost+found` and the names in `keep` aside). */
   readonly path: string
   /** The network the snapshot must be of; any when left out. */
   readonly network?: NetworkName
@@ -26,6 +26,8 @@ export interface ImportSnapshotOptions {
   readonly onProgress?: (blocks: number) => void
   /** Stops the import (its error is the signal's reason), leaving nothing behind. */
   readonly signal?: AbortSignal
+  /** Names of entries `path` may hold that the import leaves alone (e.g. the folder of the download it reads). */
+  readonly keep?: readonly string[]
 }
 
 /** What an import wrote. */
@@ -58,7 +60,7 @@ const isDamage = (error: unknown): boolean =>
  */
 export async function importSnapshot(input: AsyncIterable<Buffer | string>, options: ImportSnapshotOptions): Promise<ImportedSnapshot> {
   const path = resolve(options.path)
-  const created = claimTarget(path)
+  const created = claimTarget(path, options.keep ?? [])
   const work = join(path, `${workPrefix}${randomBytes(4).toString('hex')}`)
   let store: ChainStore | undefined
   try {
@@ -152,7 +154,7 @@ export async function importSnapshot(input: AsyncIterable<Buffer | string>, opti
 
 // Checks that `path` may take a new store: missing (then made; answers true) or empty. `lost+found`
 // is the file system's, not content. An import's work folder is named as such.
-function claimTarget(path: string): boolean {
+function claimTarget(path: string, keep: readonly string[]): boolean {
   let names: string[]
   try {
     names = readdirSync(path)
@@ -165,7 +167,7 @@ function claimTarget(path: string): boolean {
     mkdirSync(path, { recursive: true })
     return true
   }
-  const held = names.filter((name) => name !== 'lost+found')
+  const held = names.filter((name) => name !== 'lost+found' && !keep.includes(name))
   if (held.length === 0) return false
   const shown = `${held.slice(0, 3).join(', ')}${held.length > 3 ? ', …' : ''}`
   if (held.every((name) => name.startsWith(workPrefix)))
