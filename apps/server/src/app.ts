@@ -66,7 +66,12 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   registerNodeRoutes(router, { store, network, rules, release: node.release, serviceDate: node.serviceDate }, base)
   registerChainRoutes(router, { store, rules, chains, branchWalks, bodyLimit, finalDepth: config.finalDepth }, base)
   registerPayloadRoutes(router, { store, chains, bodyLimit }, base)
-  registerUpdateRoutes(router, { headerUpdates: node.headerUpdates, blockUpdates: node.blockUpdates }, base)
+  registerUpdateRoutes(
+    router,
+    { headerUpdates: node.headerUpdates, blockUpdates: node.blockUpdates, announcements: node.announcements },
+    { store: node.store, rules: node.rules },
+    base,
+  )
   registerReadyRoute(router, node.ingest)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(rules, network.name, nodeVersion)))
   router.get('/openapi.json', (ctx) => {

@@ -6,6 +6,7 @@ import type { InFlight } from './http/in-flight.js'
 import type { ProfileRules } from './profile/profiles.js'
 import type { ReportedRelease } from './profile/release.js'
 import type { BranchContinuations } from './read/branch-continuations.js'
+import type { AnnouncementLog } from './streams/announcement-log.js'
 import type { EventHub } from './streams/event-hub.js'
 import type { ClientLimits } from './traffic/client-limits.js'
 import type { ReadSlots } from './traffic/read-slots.js'
@@ -29,6 +30,8 @@ export interface NodeContext {
   readonly serviceDate: string
   readonly headerUpdates: EventHub
   readonly blockUpdates: EventHub
+  /** The streams' announcements, kept for the clients that resume. */
+  readonly announcements: AnnouncementLog
   /** Branch walks suspended after a page, for the request that continues them. */
   readonly branchWalks: BranchContinuations
   /** Requests whose handlers are running (shutdown waits for them). */

@@ -18,6 +18,7 @@ import { type SnapshotSchedule, startSnapshotSchedule } from './operator/snapsho
 import { profiles } from './profile/profiles.js'
 import { reportedRelease } from './profile/release.js'
 import { BranchContinuations } from './read/branch-continuations.js'
+import { AnnouncementLog } from './streams/announcement-log.js'
 import { EventHub } from './streams/event-hub.js'
 import { feedUpdateStreams } from './streams/update-streams.js'
 import { ClientLimits } from './traffic/client-limits.js'
@@ -123,15 +124,19 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     serviceDate: config.serviceDate ?? defaultServiceDate(new Date()),
     headerUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('header') }),
     blockUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('block') }),
+    announcements: new AnnouncementLog(config.streamRetention),
     branchWalks: new BranchContinuations(),
     requests: new InFlight(),
     limits: new ClientLimits(config),
     readSlots: new ReadSlots(config.concurrentReads),
     ...(ingest === undefined ? {} : { ingest }),
   }
-  const { headerUpdates, blockUpdates, limits, requests, readSlots } = node
+  const { headerUpdates, blockUpdates, announcements, limits, requests, readSlots } = node
   registerTrafficMetrics(metrics.registry, { limits, requests, readSlots })
-  const stopFeed = feedUpdateStreams({ store, rules, headerUpdates, blockUpdates, maxPendingPayloads: config.maxPendingPayloads }, log)
+  const stopFeed = feedUpdateStreams(
+    { store, rules, headerUpdates, blockUpdates, announcements, maxPendingPayloads: config.maxPendingPayloads },
+    log,
+  )
   const app = createApp(node, log, { metrics, activity })
   const server = createHttpServer({ timeouts: config, limits, rules, nodeVersion: node.nodeVersion }, log, app.callback())
   let port: number

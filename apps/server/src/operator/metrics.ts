@@ -2,7 +2,7 @@ import type { IngestStatus } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
 import type { Middleware } from 'koa'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import type { EventHubObserver } from '../streams/event-hub.js'
+import type { EventHubObserver } from '../streams/hub-options.js'
 import type { ChainActivity } from './chain-activity.js'
 import { type IngestMetrics, ingestMetricsFeed } from './ingest-metrics.js'
 

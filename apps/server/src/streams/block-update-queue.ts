@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { EventHub } from './event-hub.js'
 
 interface PendingEvent {
+  readonly seq: number
   readonly payloadHash: Uint8Array
   readonly frameOf: (payload: Buffer) => Buffer
   /** Its payload read, once started (the first `READS_AT_ONCE` events of the queue have theirs). */
@@ -19,6 +20,8 @@ export interface BlockUpdateQueueOptions {
   /** Events waiting for their payload at most; past it the hub's clients are cut. */
   readonly maxPending: number
   readonly logger: Logger
+  /** Told the sequence number of each announcement published, or dropped with the clients cut (all in order). */
+  readonly passed: (seq: number) => void
 }
 
 /**
@@ -48,16 +51,18 @@ export class BlockUpdateQueue {
     return this.#pending.length
   }
 
-  /** Reads the payload of an event and publishes `frameOf(payload)` after the events before it. */
-  push(payloadHash: Uint8Array, frameOf: (payload: Buffer) => Buffer): void {
+  /** Reads the payload of announcement `seq` and publishes `frameOf(payload)` after the events before it. */
+  push(seq: number, payloadHash: Uint8Array, frameOf: (payload: Buffer) => Buffer): void {
     if (this.#stopped) return
     if (this.#pending.length >= this.#options.maxPending) {
       this.#pending.length = 0
       this.#started = 0
       this.#options.hub.cutAll()
+      // The clients cut resume from the announcement log, which has the events dropped here.
+      this.#options.passed(seq)
       return
     }
-    this.#pending.push({ payloadHash, frameOf })
+    this.#pending.push({ seq, payloadHash, frameOf })
     this.#startReads()
     this.#draining ??= this.#drain()
   }
@@ -94,7 +99,9 @@ export class BlockUpdateQueue {
       this.#pending.shift()
       this.#started -= 1
       this.#startReads()
-      if (payload !== undefined && !this.#stopped) this.#options.hub.publish(head.frameOf(payload))
+      if (this.#stopped) continue
+      if (payload !== undefined) this.#options.hub.publish(head.frameOf(payload))
+      this.#options.passed(head.seq)
     }
     this.#draining = undefined
   }

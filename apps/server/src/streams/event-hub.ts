@@ -1,45 +1,9 @@
 import type { ServerResponse } from 'node:http'
+import { chunkOf, keepAliveFrame } from './event-frames.js'
+import type { EventHubOptions } from './hub-options.js'
+import { gone, writeReplay } from './stream-replay.js'
 
-/** The keep-alive comment of an idle event stream. */
-export const keepAliveFrame: Buffer = Buffer.from(':\n\n')
-
-/** `frame` as one chunk of HTTP/1.1 chunked transfer coding: `<length in hex>\r\n<frame>\r\n`. */
-export function chunkOf(frame: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`${frame.length.toString(16)}\r\n`), frame, crlf])
-}
-
-const crlf = Buffer.from('\r\n')
 const keepAliveChunk = chunkOf(keepAliveFrame)
-
-/** Builds the one frame of an event: `event:<name>\ndata:<json>\n\n`, from JSON pieces already serialised. */
-export function eventFrame(name: string, dataParts: ReadonlyArray<Buffer | string>): Buffer {
-  const parts: Buffer[] = [Buffer.from(`event:${name}\ndata:`)]
-  for (const part of dataParts) parts.push(typeof part === 'string' ? Buffer.from(part) : part)
-  parts.push(Buffer.from('\n\n'))
-  return Buffer.concat(parts)
-}
-
-/** Settings of a hub. */
-export interface EventHubOptions {
-  /** Milliseconds of idle before a keep-alive comment; 0 disables. */
-  readonly keepAliveMs: number
-  /** Bytes a client may have pending (not yet taken by the kernel) before it is cut off. */
-  readonly maxBacklogBytes: number
-  /** Told what the hub does, for the metrics; absent: nothing is told. */
-  readonly observer?: EventHubObserver | undefined
-  /** Clients written in one step of a sweep, before the event loop gets a turn; default `SWEEP_STEP`. */
-  readonly sweepStep?: number | undefined
-}
-
-/** What a hub tells its observer. */
-export interface EventHubObserver {
-  /** One event was written to `clients` clients. */
-  sent(clients: number): void
-  /** A client fell more than the backlog bound behind and was cut off. */
-  cutOff(): void
-  /** The events announced together were written to every client, `seconds` after they were announced. */
-  delivered?(seconds: number): void
-}
 
 interface Batch {
   /** The frames of the events announced together. */
@@ -57,6 +21,9 @@ interface Client {
   next: number
   /** Its place in the hub's ring, while it is in it. */
   index: number
+  /** While its replay is written: the frames published meantime, written after it. */
+  held?: Buffer[] | undefined
+  heldBytes: number
 }
 
 /**
@@ -118,8 +85,13 @@ export class EventHub {
     return this.#ring.length
   }
 
-  /** Starts an event stream on `res`: status 200, headers flushed at once, no initial event. */
-  attach(res: ServerResponse): void {
+  /**
+   * Starts an event stream on `res`: status 200, headers flushed at once. Without `replay` no initial
+   * event; with it, its frames first (a resumed client's missed events, or the answer that it cannot
+   * resume), then every frame published from this call on: the frames published while the replay is
+   * written are held for the client, within its backlog bound.
+   */
+  attach(res: ServerResponse, replay?: AsyncIterable<Buffer> | Iterable<Buffer>): void {
     if (this.#closed) {
       res.destroy()
       return
@@ -134,9 +106,12 @@ export class EventHub {
       keepAlive: keepAliveMs > 0 ? setTimeout(() => this.#write(client, keepAliveFrame, keepAliveChunk), keepAliveMs).unref() : undefined,
       next: this.#head(),
       index: this.#ring.length,
+      held: replay === undefined ? undefined : [],
+      heldBytes: 0,
     }
     this.#ring.push(client)
     res.once('close', () => this.#remove(client))
+    if (replay !== undefined) void this.#replay(client, replay)
   }
 
   /** Writes one frame to every client, together with the other frames published before the current job ends. */
@@ -254,24 +229,45 @@ export class EventHub {
     this.#writes.clear()
   }
 
+  // Writes the replay, then what was published meanwhile.
+  async #replay(client: Client, frames: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<void> {
+    const written = await writeReplay(client.res, frames)
+    const held = client.held ?? []
+    client.held = undefined
+    if (!written || held.length === 0 || gone(client.res)) return
+    const frame = Buffer.concat(held)
+    this.#write(client, frame, chunkOf(frame))
+  }
+
   #write(client: Client, frame: Buffer, chunk: Buffer): void {
     const { res } = client
-    const { socket } = res
-    if (res.destroyed || res.writableEnded || socket?.destroyed === true) {
+    if (gone(res)) {
       this.#remove(client)
       return
     }
+    if (client.held !== undefined) {
+      if (frame === keepAliveFrame) return
+      client.held.push(frame)
+      client.heldBytes += frame.length
+      if (client.heldBytes > this.#options.maxBacklogBytes) this.#cutOff(client)
+      return
+    }
+    const { socket } = res
     // Nothing of the response's own is queued ahead (its writable length is the socket's alone).
     const direct = socket !== null && res.chunkedEncoding && res.writableLength === socket.writableLength
     const accepted = direct ? socket.write(chunk) : res.write(frame)
     if (!accepted && res.writableLength > this.#options.maxBacklogBytes) {
-      this.#options.observer?.cutOff()
-      this.#remove(client)
-      res.destroy()
+      this.#cutOff(client)
       return
     }
     // Re-arms the idle timer, also after it fired: a comment goes out only after keepAliveMs of silence.
     client.keepAlive?.refresh()
+  }
+
+  #cutOff(client: Client): void {
+    this.#options.observer?.cutOff()
+    this.#remove(client)
+    client.res.destroy()
   }
 
   // Takes the client out of the ring (the last one takes its place); idempotent.

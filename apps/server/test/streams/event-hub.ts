@@ -2,7 +2,8 @@ import { createServer, get, type IncomingMessage, type ServerResponse } from 'no
 import { connect } from 'node:net'
 import fc from 'fast-check'
 import t, { type Test } from 'tap'
-import { chunkOf, EventHub, eventFrame, keepAliveFrame } from '../../src/streams/event-hub.js'
+import { chunkOf, eventFrame, keepAliveFrame } from '../../src/streams/event-frames.js'
+import { EventHub } from '../../src/streams/event-hub.js'
 
 interface Subscriber {
   received(): Buffer

@@ -34,24 +34,33 @@ async function until(condition: () => boolean, timeoutMs = 300_000): Promise<voi
   }
 }
 
-// The chainweb profile writes the header as the real node does (checked against its text in event-data.ts).
-function expectedFrame(header: Header, txCount: number, profile: 'spec' | 'chainweb'): string {
+// The chainweb profile writes the header as the real node does (checked against its text in event-data.ts);
+// the id line, after the data, is the only addition to the real node's event.
+function expectedFrame(header: Header, txCount: number, profile: 'spec' | 'chainweb', id: string): string {
   const headerJson = profile === 'spec' ? headerToJsonText(header, 'spec') : alphabeticalHeaderJson(header)
-  return `event:BlockHeader\ndata:{"header":${headerJson},"powHash":"${powHashHex(header)}","target":"${targetHex(header.target)}","txCount":${txCount}}\n\n`
+  return `event:BlockHeader\ndata:{"header":${headerJson},"powHash":"${powHashHex(header)}","target":"${targetHex(header.target)}","txCount":${txCount}}\nid:${id}\n\n`
+}
+
+// The epoch of the ids a stream's first event carries (a node that just started numbers from 1).
+function epochOf(text: string): string {
+  const epoch = /\nid:([0-9a-f]{16})\.1\n\n/.exec(text)?.[1]
+  if (epoch === undefined) throw new Error(`no first id in ${text.slice(0, 200)}`)
+  return epoch
 }
 
 // The data of a /block/updates frame; /header/updates frames lack the payload.
 type UpdateData = HeaderUpdate & { payloadWithOutputs?: PayloadWithOutputs }
 
-function framesOf(text: string): Array<{ event: string; data: UpdateData }> {
+function framesOf(text: string): Array<{ event: string; data: UpdateData; id: string }> {
   t.ok(text.endsWith('\n\n') || text === '', 'the stream ends at a frame boundary')
   return text
     .split('\n\n')
     .filter((frame) => frame !== '')
     .map((frame) => {
-      const [event, data, ...rest] = frame.split('\n')
-      if (rest.length > 0 || !event!.startsWith('event:') || !data!.startsWith('data:')) throw new Error(`bad frame ${frame.slice(0, 80)}`)
-      return { event: event!.slice(6), data: JSON.parse(data!.slice(5)) as UpdateData }
+      const [event, data, id, ...rest] = frame.split('\n')
+      if (rest.length > 0 || !event!.startsWith('event:') || !data!.startsWith('data:') || !id?.startsWith('id:'))
+        throw new Error(`bad frame ${frame.slice(0, 80)}`)
+      return { event: event!.slice(6), data: JSON.parse(data!.slice(5)) as UpdateData, id: id.slice(3) }
     })
 }
 
@@ -90,7 +99,9 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const announced = profile === 'spec' ? seen.inserted : seen.joined
     t.equal(seen.inserted.length, 120)
     if (profile === 'chainweb') t.ok(announced.length < seen.inserted.length, 'orphans are not announced')
-    const expected = announced.map(({ header, txCount }) => expectedFrame(header, txCount, profile)).join('')
+    await until(() => subscribers[0]!.received().length > 0)
+    const epoch = epochOf(subscribers[0]!.received().toString())
+    const expected = announced.map(({ header, txCount }, index) => expectedFrame(header, txCount, profile, `${epoch}.${index + 1}`)).join('')
     await until(() => subscribers.every((s) => s.received().length >= Buffer.byteLength(expected)))
     for (const s of subscribers) {
       t.equal(s.received().toString(), expected, 'byte for byte')
@@ -103,6 +114,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
     for (const [index, frame] of blockFrames.entries()) {
       const { header, txCount } = announced[index]!
       t.equal(frame.event, 'BlockHeader')
+      t.equal(frame.id, `${epoch}.${index + 1}`, 'the same ids as the header stream')
       t.same(
         Object.keys(frame.data),
         profile === 'spec'
