@@ -1,10 +1,15 @@
 import { StringDecoder } from 'node:string_decoder'
 import { InvalidResponseError } from './errors.js'
 
-/** One server-sent event: its name (`message` when none was given) and its data lines joined by `\n`. */
+/**
+ * One server-sent event: its name (`message` when none was given), its data lines joined by `\n`,
+ * and the stream's last event id when one was given (by this event or an earlier one, as the WHATWG
+ * rules keep it): what a client sends back as `Last-Event-ID` to resume.
+ */
 export interface ServerSentEvent {
   readonly event: string
   readonly data: string
+  readonly id?: string
 }
 
 /** Bounds of a parser. */
@@ -31,6 +36,7 @@ export class EventStreamParser {
   #partial: string[] = []
   #partialChars = 0
   #event = ''
+  #lastId: string | undefined
   #data: string[] = []
   #dataChars = 0
   // A `\r` ended the last chunk: a `\n` starting the next one belongs to the same line end.
@@ -81,7 +87,7 @@ export class EventStreamParser {
 
   #line(line: string): ServerSentEvent | undefined {
     if (line === '') {
-      const event = this.#data.length > 0 ? { event: this.#event || 'message', data: this.#data.join('\n') } : undefined
+      const event = this.#data.length > 0 ? this.#dispatch() : undefined
       this.#event = ''
       this.#data = []
       this.#dataChars = 0
@@ -94,8 +100,15 @@ export class EventStreamParser {
     if (value.startsWith(' ')) value = value.slice(1)
     if (field === 'event') this.#event = value
     else if (field === 'data') this.#addData(value)
-    // `id` and `retry` mean nothing for these streams.
+    // An id with a NUL is ignored (WHATWG); `retry` means nothing for these streams.
+    else if (field === 'id' && !value.includes('\0')) this.#lastId = value
     return undefined
+  }
+
+  #dispatch(): ServerSentEvent {
+    const event = this.#event || 'message'
+    const data = this.#data.join('\n')
+    return this.#lastId === undefined ? { event, data } : { event, data, id: this.#lastId }
   }
 
   #addData(value: string): void {

@@ -29,8 +29,9 @@ export const chainPaths = {
   /** POST: a page of the branch of `chain` between bounds, descending. */
   branchPage: (base: string, chain: number, query: PageQuery = {}): string =>
     `${base}/chain/${chain}/block/branch${pageQueryString(query)}`,
-  /** GET: the header update event stream. */
-  headerUpdates: (base: string): string => `${base}/header/updates`,
+  /** GET: the header update event stream; `since`: the id of the last event seen, to be sent what followed it (Weft). */
+  headerUpdates: (base: string, since?: string): string =>
+    since === undefined ? `${base}/header/updates` : `${base}/header/updates?since=${encodeURIComponent(since)}`,
 } as const
 
 /** What a node URL says by itself: its root, and the profile and network when its path is a base path. */

@@ -16,11 +16,19 @@ t.test('events split anywhere across chunks, every line end, comments and severa
   t.same(events, [
     { event: 'X', data: 'one\ntwo' },
     { event: 'message', data: '' },
-    { event: 'message', data: 'last' },
+    { event: 'message', data: 'last', id: '7' },
   ])
   t.same(parser.push('event:Y\n\n'), [], 'an event without data is no event')
   t.same(parser.push('data:é'), [], 'an unfinished line waits')
-  t.same(parser.push('\n\n'), [{ event: 'message', data: 'é' }])
+  t.same(parser.push('\n\n'), [{ event: 'message', data: 'é', id: '7' }], 'the last id given stays the stream\'s')
+})
+
+t.test("an event's id is the last one given, after its data (as Weft writes it) or before, and one with a NUL is ignored", async (t) => {
+  const parser = new EventStreamParser()
+  t.same(parser.push('event:BlockHeader\ndata:{}\nid:e.1\n\n'), [{ event: 'BlockHeader', data: '{}', id: 'e.1' }])
+  t.same(parser.push('id: e.2\ndata:{}\n\n'), [{ event: 'message', data: '{}', id: 'e.2' }])
+  t.same(parser.push('id:e\u00003\ndata:{}\n\n'), [{ event: 'message', data: '{}', id: 'e.2' }])
+  t.same(parser.push('id\ndata:{}\n\n'), [{ event: 'message', data: '{}', id: '' }], 'an empty id resets it')
 })
 
 t.test('a line or an event past the bound is an invalid response', async (t) => {

@@ -19,6 +19,7 @@ t.test('the endpoints of a base path', async (t) => {
   t.equal(chainPaths.branchPage(base, 3), `${base}/chain/3/block/branch`)
   t.equal(chainPaths.branchPage(base, 3, { maxheight: 7 }), `${base}/chain/3/block/branch?maxheight=7`)
   t.equal(chainPaths.headerUpdates(base), `${base}/header/updates`)
+  t.equal(chainPaths.headerUpdates(base, 'ab.1 2'), `${base}/header/updates?since=ab.1%202`, 'the id to resume after')
 })
 
 t.test('a node URL gives its root, and its profile and network when its path is a base path', async (t) => {

@@ -16,7 +16,8 @@ interface ChainState {
  * Emits each header once it is `depth` blocks deep on its chain's winning branch, in height order
  * per chain, each once, without gaps. Header updates only say that a chain moved; what is emitted
  * always comes from a branch query between the best head known and the last header emitted, so
- * missed events (reconnects, restarts) and orphans in the stream cannot leak through. Without
+ * missed events (reconnects, restarts) and orphans in the stream cannot leak through. A reconnection
+ * that the node resumed (Weft's event ids) needs no new look at the heads; any other does. Without
  * `after`, a chain starts at the header that is `depth` deep when the stream first connects.
  */
 export async function* confirmedHeaders(client: ConfirmedHeadersSource, options: ConfirmedHeadersOptions): AsyncGenerator<AnyBlockHeader> {
@@ -97,6 +98,8 @@ export async function* confirmedHeaders(client: ConfirmedHeadersSource, options:
       }
       for await (const event of client.headerEvents(streamOptions)) {
         if (event.type === 'connected') {
+          // Resumed after the last event: nothing was missed.
+          if (event.resumed) continue
           // Events may have been missed while disconnected: start again from the node's current heads.
           const chains = options.chains ?? (await client.info()).nodeChains.map(Number)
           for (const head of (await client.heads(chains)).values()) consider(head)

@@ -4,10 +4,20 @@ import { InvalidOptionError } from './errors.js'
 import { sleep } from './sleep.js'
 import type { HeaderStreamEvent, HeaderUpdatesOptions } from './types.js'
 
+/** The event a Weft node sends first when it cannot resume after the id a client sent back. */
+const RESUME_FROM_PAGE = 'ResumeFromPage'
+
 /**
  * The header update stream with a `connected` item at every (re)connection. Reconnects when the
  * server ends the stream, the connection fails or goes silent, or the answer is a 5xx or 429
  * (waiting `retryDelay`, doubling up to `maxRetryDelay`); any other failure is thrown.
+ *
+ * Once the node has given an event id (Weft does), a reconnection sends the last one back
+ * (`?since=`): the node sends what followed it, and the `connected` item says `resumed: true`
+ * before the first event after the reconnection. When the node answers `ResumeFromPage` instead
+ * (the id is older than its window, or from before its restart), the item says `resumed: false`
+ * with the node's reason: events were missed, and the caller catches up with page queries. A node
+ * that gives no ids (the real chainweb-node) is reconnected to as before: `resumed: false` at once.
  */
 export async function* headerEvents(connection: Connection, options: HeaderUpdatesOptions = {}): AsyncGenerator<HeaderStreamEvent> {
   const { signal } = options
@@ -21,10 +31,12 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
   if (!(idleTimeout >= 0 && Number.isFinite(idleTimeout)))
     throw new InvalidOptionError('idleTimeout', 'a non-negative number (0: never)', idleTimeout)
   let delay = retryDelay
+  let lastId = options.lastEventId
   while (!signal?.aborted) {
     let response: OpenedStream
+    const since = lastId
     try {
-      response = await connect(connection, signal, idleTimeout)
+      response = await connect(connection, signal, idleTimeout, since)
     } catch (error) {
       if (signal?.aborted) return
       if (!isTransient(error)) throw error
@@ -35,10 +47,25 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
     delay = retryDelay
     const { profile } = await connection.target()
     const { checker } = await connection.readOptions()
-    yield { type: 'connected' }
+    // Resuming: whether it worked is told by the first event (a node that lost the id says so first).
+    let told = since === undefined
+    if (told) yield { type: 'connected', resumed: false }
     for await (const event of parseEventStream(bodyChunks(response, idleTimeout))) {
+      if (event.event === RESUME_FROM_PAGE && !told) {
+        told = true
+        lastId = event.id
+        yield { type: 'connected', resumed: false, reason: resumeReason(event.data) }
+        continue
+      }
       if (event.event !== 'BlockHeader') continue
-      yield { type: 'update', update: readHeaderUpdate(event.data, profile, 'a header update event', checker) }
+      if (!told) {
+        told = true
+        // A node that gives no ids (another node behind the same URL now) ignored the id sent.
+        yield { type: 'connected', resumed: event.id !== undefined }
+      }
+      const update = readHeaderUpdate(event.data, profile, 'a header update event', checker)
+      lastId = event.id
+      yield event.id === undefined ? { type: 'update', update } : { type: 'update', update, id: event.id }
     }
     // The server ended the stream (restart, or this client fell behind): reconnect after a pause.
     await sleep(retryDelay, signal)
@@ -48,8 +75,13 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
 // A peer that accepts the connection and never sends the response headers is as silent as a dead
 // stream: past `idleTimeout` the attempt fails as a network error, which is retried. The timer stops
 // once the headers arrive (an AbortSignal.timeout would also cut the body it streams later).
-async function connect(connection: Connection, signal: AbortSignal | undefined, idleTimeout: number): Promise<OpenedStream> {
-  const url = chainPaths.headerUpdates((await connection.chain()).base)
+async function connect(
+  connection: Connection,
+  signal: AbortSignal | undefined,
+  idleTimeout: number,
+  since: string | undefined,
+): Promise<OpenedStream> {
+  const url = chainPaths.headerUpdates((await connection.chain()).base, since)
   const silent = new AbortController()
   const timer = idleTimeout > 0 ? setTimeout(() => silent.abort(), idleTimeout) : undefined
   try {
@@ -85,4 +117,13 @@ async function* bodyChunks(response: OpenedStream, idleTimeout: number): AsyncGe
     clearTimeout(timer)
     reader.cancel().catch(() => undefined)
   }
+}
+
+// The `code` of a ResumeFromPage event's data (EVENT_ID_EXPIRED, EVENT_ID_UNKNOWN), or its text when it is not one.
+function resumeReason(data: string): string {
+  try {
+    const code = (JSON.parse(data) as { code?: unknown }).code
+    if (typeof code === 'string') return code
+  } catch {}
+  return data
 }

@@ -34,10 +34,19 @@ export interface HeaderUpdatesOptions {
   maxRetryDelay?: number
   /** Reconnect when nothing, not even a keep-alive comment, arrived for this long, in milliseconds (default 60000; 0: never). */
   idleTimeout?: number
+  /** The id of the last event an earlier run saw (an update's `id`): the stream starts right after it, if the node still has it. */
+  lastEventId?: string
 }
 
-/** An item of `headerEvents`: a (re)connection, after which events may have been missed, or an update. */
-export type HeaderStreamEvent = { type: 'connected' } | { type: 'update'; update: AnyHeaderUpdate }
+/**
+ * An item of `headerEvents`: a (re)connection, or an update with its event id (when the node gives
+ * ids). `resumed: true`: the stream goes on right after the last update, nothing missed; `false`:
+ * events may have been missed (a first connection, a node without ids, or the node's `reason`,
+ * e.g. `EVENT_ID_EXPIRED`, why it could not resume): catch up with page queries.
+ */
+export type HeaderStreamEvent =
+  | { type: 'connected'; resumed: boolean; reason?: string }
+  | { type: 'update'; update: AnyHeaderUpdate; id?: string }
 
 /** A block already emitted: where a resumed stream continues from. */
 export interface EmittedBlock {
