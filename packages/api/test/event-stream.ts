@@ -20,7 +20,7 @@ t.test('events split anywhere across chunks, every line end, comments and severa
   ])
   t.same(parser.push('event:Y\n\n'), [], 'an event without data is no event')
   t.same(parser.push('data:é'), [], 'an unfinished line waits')
-  t.same(parser.push('\n\n'), [{ event: 'message', data: 'é', id: '7' }], 'the last id given stays the stream\'s')
+  t.same(parser.push('\n\n'), [{ event: 'message', data: 'é', id: '7' }], "the last id given stays the stream's")
 })
 
 t.test("an event's id is the last one given, after its data (as Weft writes it) or before, and one with a NUL is ignored", async (t) => {

@@ -194,7 +194,10 @@ export const serverOptions = {
   streamRetention: option({
     flag: 'stream-retention',
     env: 'WEFT_STREAM_RETENTION',
-    kind: number('an integer number of events from 0 to 1000000', (value) => Number.isSafeInteger(value) && value >= 0 && value <= 1_000_000),
+    kind: number(
+      'an integer number of events from 0 to 1000000',
+      (value) => Number.isSafeInteger(value) && value >= 0 && value <= 1_000_000,
+    ),
     // 0.8 to 1.6 KB each (measured: chainweb and spec event data): 8 to 16 MB, four hours of mainnet's announcements.
     default: 10_000,
     help: 'event-stream announcements kept for clients that resume with Last-Event-ID (0 to 1000000)',

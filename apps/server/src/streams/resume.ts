@@ -65,7 +65,12 @@ async function* blockFrames(entries: readonly Announcement[], source: ReplaySour
   for (const entry of entries) {
     for (; next < entries.length && reads.length < READS_AHEAD; next++) {
       const read = store.getPayloadJson((entries[next] as Announcement).payloadHash)
-      reads.push(read.then((payload) => ({ ok: true as const, payload }), (error: unknown) => ({ ok: false as const, error })))
+      reads.push(
+        read.then(
+          (payload) => ({ ok: true as const, payload }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+      )
     }
     const read = (await reads.shift()) as Read
     if (!read.ok) throw read.error

@@ -72,7 +72,12 @@ export function feedUpdateStreams(feed: UpdateFeedParts, logger: Logger): () => 
  * GET {base}/header/updates and {base}/block/updates: event streams (Accept is ignored). A client
  * that sends `Last-Event-ID` (or, without it, `?since=<id>`) is first sent what followed that event.
  */
-export function registerUpdateRoutes(router: Router, hubs: UpdateHubs, reading: { store: ChainStore; rules: ProfileRules }, base: string): void {
+export function registerUpdateRoutes(
+  router: Router,
+  hubs: UpdateHubs,
+  reading: { store: ChainStore; rules: ProfileRules },
+  base: string,
+): void {
   const stream = (kind: 'header' | 'block') => (ctx: RouterContext) => {
     if (ctx.method === 'HEAD') {
       writeEmpty(ctx, 200, 'text/event-stream')

@@ -101,7 +101,9 @@ for (const profile of ['spec', 'chainweb'] as const) {
     if (profile === 'chainweb') t.ok(announced.length < seen.inserted.length, 'orphans are not announced')
     await until(() => subscribers[0]!.received().length > 0)
     const epoch = epochOf(subscribers[0]!.received().toString())
-    const expected = announced.map(({ header, txCount }, index) => expectedFrame(header, txCount, profile, `${epoch}.${index + 1}`)).join('')
+    const expected = announced
+      .map(({ header, txCount }, index) => expectedFrame(header, txCount, profile, `${epoch}.${index + 1}`))
+      .join('')
     await until(() => subscribers.every((s) => s.received().length >= Buffer.byteLength(expected)))
     for (const s of subscribers) {
       t.equal(s.received().toString(), expected, 'byte for byte')
