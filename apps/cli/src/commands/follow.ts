@@ -3,6 +3,7 @@ import type { CliIo, Flags, Values } from '@weft/command-line'
 import { UsageError } from '@weft/command-line'
 import { clientFrom, connectionFlags, connectionHelp, integer } from '../cli/arguments.js'
 import { writeLine } from '../cli/io.js'
+import { followUpdates } from './follow-updates.js'
 
 /** One line for the overview. */
 export const summary = 'print header updates as they happen, or only confirmed headers with --depth'
@@ -19,7 +20,9 @@ export const flags: Flags = {
 export const help = `Usage: weft follow [--depth N] [--chain N...] [--count N] [options]
 
 Without --depth: prints the data of every header update event ({header, powHash, target, txCount})
-as one JSON line, reconnecting whenever the stream ends.
+as one JSON line, reconnecting whenever the stream ends. A Weft node resumes the stream after the
+last event printed; when it cannot (the gap is longer than its window, or it restarted), the
+blocks missed on each chain's winning branch are read with branch queries and printed first.
 With --depth N: prints each header object once it is N blocks deep on its chain's winning branch,
 per chain in height order, without gaps or orphans, across reorganisations and reconnections.
 Runs until interrupted (SIGINT, SIGTERM) or --count lines were printed.
@@ -40,7 +43,7 @@ export async function run(values: Values, io: CliIo): Promise<void> {
   const signal = io.signal ? AbortSignal.any([io.signal, controller.signal]) : controller.signal
   const lines =
     values.depth === undefined
-      ? filterChains(client.headerUpdates({ signal }), chains)
+      ? followUpdates(client, chains, signal)
       : client.confirmedHeaders({
           depth: integer('--depth', values.depth as string),
           signal,
@@ -53,15 +56,6 @@ export async function run(values: Values, io: CliIo): Promise<void> {
     if (++printed >= count) break
   }
   controller.abort()
-}
-
-async function* filterChains<T extends { header: { chainId: number } }>(
-  updates: AsyncIterable<T>,
-  chains: readonly number[],
-): AsyncGenerator<T> {
-  for await (const update of updates) {
-    if (chains.length === 0 || chains.includes(update.header.chainId)) yield update
-  }
 }
 
 // A chain the node does not have would be followed forever without a line: refuse it up front.

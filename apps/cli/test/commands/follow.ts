@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process'
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net'
 import { createInterface } from 'node:readline'
+import { powHashHex } from '@weft/block'
 import { fill } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
+import type { Test } from 'tap'
 import t from 'tap'
 import { cli, weft } from '../fixtures/cli.js'
 import { eventually, filledNode, freshFolder, serveData } from '../fixtures/nodes.js'
@@ -61,4 +64,79 @@ t.test('weft follow against a node', async (t) => {
     const code = await new Promise((resolve) => child.on('exit', resolve))
     t.equal(code, 0)
   })
+})
+
+// A TCP pass-through to `target` that can be shut (every connection cut, new ones refused) and opened again.
+async function gate(t: Test, target: string): Promise<{ url: string; shut(): void; open(): void }> {
+  const { hostname, port } = new URL(target)
+  const sockets = new Set<Socket>()
+  let shut = false
+  const proxy = createServer((client) => {
+    if (shut) return void client.destroy()
+    const server = connect(Number(port), hostname)
+    for (const [from, to] of [
+      [client, server],
+      [server, client],
+    ] as const) {
+      sockets.add(from)
+      from.pipe(to)
+      from.on('error', () => to.destroy())
+      from.on('close', () => {
+        sockets.delete(from)
+        to.destroy()
+      })
+    }
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy()
+    return new Promise((resolve) => proxy.close(resolve))
+  })
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    shut() {
+      shut = true
+      for (const socket of sockets) socket.destroy()
+    },
+    open() {
+      shut = false
+    },
+  }
+}
+
+t.test('follow resumes across reconnections, and reads the blocks of a gap longer than the node keeps with branch queries', async (t) => {
+  const live = await serveData(t, { data: freshFolder(t), streamRetention: 5 })
+  await fill(live.store, { blocks: 40, seed: 'before' })
+  const inserted: string[] = []
+  live.store.subscribe((event) => {
+    if (event.type === 'inserted') inserted.push(encodeHash(event.header.hash))
+  })
+  const door = await gate(t, live.url)
+  const child = spawn(process.execPath, [cli, 'follow', '--url', door.url, '--count', '45'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  t.teardown(() => void child.kill('SIGKILL'))
+  const lines: Array<{ header: { hash: string }; powHash: string }> = []
+  const reading = (async () => {
+    for await (const line of createInterface({ input: child.stdout })) lines.push(JSON.parse(line))
+  })()
+  t.ok(await eventually(() => live.eventClients().header === 1), 'the CLI connected to the stream')
+  await fill(live.store, { blocks: 10, seed: 'first' })
+  t.ok(await eventually(() => lines.length === 10), 'the first updates printed')
+  // Within the window: the node resumes after the last event printed.
+  door.shut()
+  await fill(live.store, { blocks: 3, seed: 'short gap' })
+  door.open()
+  t.ok(await eventually(() => lines.length === 13), 'a short gap is resumed')
+  // Past it (5 events kept): the CLI is told so and reads what it missed.
+  door.shut()
+  await fill(live.store, { blocks: 32, seed: 'long gap' })
+  door.open()
+  await reading
+  t.equal(lines.length, 45)
+  t.same(
+    lines.map((line) => line.header.hash).sort(),
+    [...inserted].sort(),
+    'every block inserted since the CLI connected, once (no fork: each is on the winning branch)',
+  )
+  const stored = await live.store.getHeader(Buffer.from(lines.at(-1)!.header.hash, 'base64url'))
+  t.equal(lines.at(-1)!.powHash, stored === undefined ? '' : powHashHex(stored), 'lines read from pages have the same fields as events')
 })
