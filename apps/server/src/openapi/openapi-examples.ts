@@ -51,7 +51,7 @@ export function examplesOf(rules: ProfileRules) {
     info: realInfo,
     branchBounds: { lower: [], upper: [realParentHash] },
     payloadBatch: [realHeader.payloadHash],
-    eventStream: `event:BlockHeader\ndata:${JSON.stringify(data)}\n\n`,
+    eventStream: `event:BlockHeader\ndata:${JSON.stringify(data)}\nid:0123456789abcdef.1\n\n`,
     keyNotFound: { key: realParentHash, reason: 'key not found' },
   }
 }

@@ -18,8 +18,8 @@ export interface OperationSpec {
   readonly operationId: string
   readonly summary: string
   readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator'
-  /** `chain`, `hash`, `payloadHash` path parameters and `page` (limit, next, minheight, maxheight) or `cut` (maxheight) queries. */
-  readonly parameters: ReadonlyArray<'chain' | 'hash' | 'payloadHash' | 'page' | 'cut'>
+  /** `chain`, `hash`, `payloadHash` path parameters, `page` (limit, next, minheight, maxheight) or `cut` (maxheight) queries, `resume` (Last-Event-ID, since). */
+  readonly parameters: ReadonlyArray<'chain' | 'hash' | 'payloadHash' | 'page' | 'cut' | 'resume'>
   readonly body?: { schema: SchemaName; example: string }
   /** The 200 answer: a description and its representations; the per-profile schemas are picked by `openapi.ts`. */
   readonly ok: { description: string; representations: readonly Representation[] }
@@ -55,9 +55,15 @@ const text = { type: 'string' }
 const eventStream = {
   type: 'string',
   description:
-    'server-sent events, each `event:BlockHeader` and one `data:` line of JSON, as `x-itemSchema` describes one ' +
+    'server-sent events, each `event:BlockHeader` and one `data:` line of JSON, as `x-itemSchema` describes one, then an `id:` line ' +
     '(in the chainweb profile every object of the data has its keys in text order); a comment `:` while idle',
 }
+const streamDescription =
+  'an event stream; each `data` is one line of JSON, and each event has an `id:` line after it (`<epoch>.<sequence>`, ' +
+  "the same for an announcement on both streams) that a client sends back as `Last-Event-ID` (or `?since=`) to resume. " +
+  'The node keeps the last `--stream-retention` announcements (default 10000); for an older id, or one of another node ' +
+  'or an earlier run, the first event is `event:ResumeFromPage` with `data` `{"code":"EVENT_ID_EXPIRED"|"EVENT_ID_UNKNOWN","detail","lastEventId"}` ' +
+  'and the id the stream goes on from: catch up with page queries, then go on with the stream'
 
 /** The operations of the wire contract, in the order of the document (the operator's follow: `operatorOperations`). */
 export const operations: readonly OperationSpec[] = [
@@ -234,9 +240,9 @@ export const operations: readonly OperationSpec[] = [
     operationId: 'streamHeaderUpdates',
     summary: 'Server-sent events `event:BlockHeader`, one per header (Accept ignored)',
     tag: 'updates',
-    parameters: [],
+    parameters: ['resume'],
     ok: {
-      description: 'an event stream; each `data` is one line of JSON',
+      description: streamDescription,
       representations: [{ mediaType: 'text/event-stream', schema: eventStream, itemSchema: 'HeaderUpdateEvent', example: 'eventStream' }],
     },
     codes: ['TOO_MANY_STREAMS'],
@@ -247,9 +253,9 @@ export const operations: readonly OperationSpec[] = [
     operationId: 'streamBlockUpdates',
     summary: 'The header events with `payloadWithOutputs` added (Accept ignored)',
     tag: 'updates',
-    parameters: [],
+    parameters: ['resume'],
     ok: {
-      description: 'an event stream; each `data` is one line of JSON',
+      description: streamDescription,
       representations: [{ mediaType: 'text/event-stream', schema: eventStream, itemSchema: 'BlockUpdateEvent' }],
     },
     codes: ['TOO_MANY_STREAMS'],

@@ -32,6 +32,21 @@ const parameters: Readonly<Record<string, Json>> = {
     description: 'a cut height: the cut as it was there',
     schema: ref('DigitsText'),
   },
+  lastEventId: {
+    name: 'Last-Event-ID',
+    in: 'header',
+    required: false,
+    description:
+      'the id of the last event seen (`<epoch>.<sequence>`): the stream first sends the events after it, in order; an id the node no longer keeps (or never gave) is answered with a `ResumeFromPage` event',
+    schema: { type: 'string' },
+  },
+  since: {
+    name: 'since',
+    in: 'query',
+    required: false,
+    description: 'as `Last-Event-ID`, for clients that cannot send headers; `Last-Event-ID` wins when both are sent',
+    schema: { type: 'string' },
+  },
 }
 
 const parameterRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` })
@@ -42,7 +57,9 @@ function parametersOf(spec: OperationSpec): Json[] {
       ? ['limit', 'next', 'minheight', 'maxheight'].map(parameterRef)
       : name === 'cut'
         ? [parameterRef('cutMaxheight')]
-        : [parameterRef(name)],
+        : name === 'resume'
+          ? [parameterRef('lastEventId'), parameterRef('since')]
+          : [parameterRef(name)],
   )
 }
 
