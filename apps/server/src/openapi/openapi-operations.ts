@@ -60,7 +60,7 @@ const eventStream = {
 }
 const streamDescription =
   'an event stream; each `data` is one line of JSON, and each event has an `id:` line after it (`<epoch>.<sequence>`, ' +
-  "the same for an announcement on both streams) that a client sends back as `Last-Event-ID` (or `?since=`) to resume. " +
+  'the same for an announcement on both streams) that a client sends back as `Last-Event-ID` (or `?since=`) to resume. ' +
   'The node keeps the last `--stream-retention` announcements (default 10000); for an older id, or one of another node ' +
   'or an earlier run, the first event is `event:ResumeFromPage` with `data` `{"code":"EVENT_ID_EXPIRED"|"EVENT_ID_UNKNOWN","detail","lastEventId"}` ' +
   'and the id the stream goes on from: catch up with page queries, then go on with the stream'
