@@ -19,6 +19,7 @@ import { chainParam } from './read/path-params.js'
 import { registerChainRoutes } from './routes/chain-routes.js'
 import { registerNodeRoutes } from './routes/node-routes.js'
 import { registerOperatorRoutes } from './routes/operator-routes.js'
+import { registerPactRoutes } from './routes/pact-routes.js'
 import { registerPayloadRoutes } from './routes/payload-routes.js'
 import { registerReadyRoute } from './routes/ready-route.js'
 import { registerUpdateRoutes } from './streams/update-streams.js'
@@ -73,6 +74,12 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
     base,
   )
   registerReadyRoute(router, node.ingest)
+  if (rules.pactService)
+    registerPactRoutes(
+      router,
+      { index: store.index, blockWaits: node.blockWaits, chains, bodyLimit, listenTimeout: config.listenTimeout },
+      base,
+    )
   const openApi = Buffer.from(JSON.stringify(openApiDocument(rules, network.name, nodeVersion)))
   router.get('/openapi.json', (ctx) => {
     negotiate(ctx.get('accept') || undefined)

@@ -162,3 +162,37 @@ export class BootstrapError extends ServerError {
     this.reason = reason
   }
 }
+
+/** A Pact endpoint that needs Pact state (`/send`, `/local`, `/spv`, ...): this node holds blocks and their outputs, no Pact database. */
+export class NoPactStateError extends ServerError {
+  static override readonly codes = ['NO_PACT_STATE'] as const
+  constructor(endpoint: string, options?: ErrorOptions) {
+    super(
+      'NO_PACT_STATE',
+      `${endpoint} needs Pact state, and this node (Weft) holds none: it serves blocks, payloads and their outputs only. Send this request to a chainweb-node`,
+      options,
+    )
+  }
+}
+
+/** The transaction index is still catching up on blocks it has not indexed yet, so an answer could miss what they hold. */
+export class IndexCatchingUpError extends ServerError {
+  static override readonly codes = ['INDEX_CATCHING_UP'] as const
+  /** Seconds after which to ask again: the answer's `Retry-After`. */
+  readonly retryAfter = 10
+  constructor(what: string, progress: number, options?: ErrorOptions) {
+    super(
+      'INDEX_CATCHING_UP',
+      `Expected a complete transaction index to answer ${what}, but it is catching up on older blocks (${Math.floor(progress * 100)}% done): ask again later`,
+      options,
+    )
+  }
+}
+
+/** `/listen` waited its time and the request key did not reach the winning branch (the node's 504). */
+export class ListenTimeoutError extends ServerError {
+  static override readonly codes = ['LISTEN_TIMEOUT'] as const
+  constructor(requestKey: string, seconds: number, options?: ErrorOptions) {
+    super('LISTEN_TIMEOUT', `Request key ${requestKey} did not reach the winning branch within ${seconds} s`, options)
+  }
+}

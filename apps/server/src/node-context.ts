@@ -3,6 +3,7 @@ import type { Ingest } from '@weft/ingest'
 import type { ChainStore } from '@weft/store'
 import type { ServerConfig } from './config/config.js'
 import type { InFlight } from './http/in-flight.js'
+import type { BlockWaits } from './pact/block-waits.js'
 import type { ProfileRules } from './profile/profiles.js'
 import type { ReportedRelease } from './profile/release.js'
 import type { BranchContinuations } from './read/branch-continuations.js'
@@ -34,6 +35,8 @@ export interface NodeContext {
   readonly announcements: AnnouncementLog
   /** Branch walks suspended after a page, for the request that continues them. */
   readonly branchWalks: BranchContinuations
+  /** Waits of `/listen` for blocks joining a chain's winning branch (ended at shutdown). */
+  readonly blockWaits: BlockWaits
   /** Requests whose handlers are running (shutdown waits for them). */
   readonly requests: InFlight
   /** Connections, and requests and streams per client address, counted and limited. */

@@ -14,6 +14,7 @@ import { trackChainActivity } from './operator/chain-activity.js'
 import { openNodeStore } from './operator/data-folder.js'
 import { createMetrics, type NodeMetrics } from './operator/metrics.js'
 import { readAheadWarning } from './operator/read-ahead-check.js'
+import { BlockWaits } from './pact/block-waits.js'
 import { type SnapshotSchedule, startSnapshotSchedule } from './operator/snapshot-publisher.js'
 import { profiles } from './profile/profiles.js'
 import { reportedRelease } from './profile/release.js'
@@ -43,6 +44,8 @@ export interface RunningServer {
   eventClients(): { header: number; block: number }
   /** Branch walks kept for the request that continues them (see README, branch paging). */
   branchContinuations(): number
+  /** `/listen` requests waiting for a block. */
+  listenWaits(): number
   /** Upstream mode: what follows the upstreams (`status()`: readiness, lag per chain, blocks/s, retries, per-upstream state). */
   readonly ingest: Ingest | undefined
   /** Stops accepting, ends the event streams, stops the producer, waits for running handlers and closes the store; idempotent. */
@@ -85,6 +88,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     network: config.network,
     cutPolicy: upstreamMode ? 'adopted' : 'fork-choice',
     syncWrites: config.syncWrites,
+    index: config.index,
     // A store written by an earlier Weft is checked by the rules it did not check, once (see the root README, "Upgrading").
     onRulesCheck: ({ height, top, blocks }) =>
       log.info(
@@ -126,6 +130,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     blockUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('block') }),
     announcements: new AnnouncementLog(config.streamRetention),
     branchWalks: new BranchContinuations(),
+    blockWaits: new BlockWaits(store),
     requests: new InFlight(),
     limits: new ClientLimits(config),
     readSlots: new ReadSlots(config.concurrentReads),
@@ -152,6 +157,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     await ingest?.stop()
     await stopFeed()
     await node.branchWalks.close()
+    node.blockWaits.close()
     await store.close()
     throw error
   }
@@ -174,6 +180,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     const closed = new Promise<void>((resolve) => server.close(() => resolve()))
     node.headerUpdates.close()
     node.blockUpdates.close()
+    node.blockWaits.close()
     server.closeIdleConnections()
     await admin?.close()
     await snapshots?.stop()
@@ -202,6 +209,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     metrics,
     eventClients: () => ({ header: node.headerUpdates.size, block: node.blockUpdates.size }),
     branchContinuations: () => node.branchWalks.size,
+    listenWaits: () => node.blockWaits.size,
     ingest,
     close: () => (closing ??= close()),
   }

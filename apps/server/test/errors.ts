@@ -4,6 +4,7 @@ import * as cursor from '@weft/cursor'
 import * as devnet from '@weft/devnet'
 import { WeftError } from '@weft/errors'
 import * as hashText from '@weft/hash-text'
+import * as index from '@weft/index'
 import * as store from '@weft/store'
 import * as traversal from '@weft/traversal'
 import t from 'tap'
@@ -19,7 +20,7 @@ const isErrorClass = (value: unknown): value is ErrorClass => typeof value === '
 const classesOf = (exports: Record<string, unknown>): Array<[string, ErrorClass]> =>
   Object.entries(exports).flatMap(([name, value]) => (isErrorClass(value) ? [[name, value] as [string, ErrorClass]] : []))
 const own = classesOf(serverErrors)
-const below = [block, cursor, devnet, hashText, store, traversal].flatMap(classesOf)
+const below = [block, cursor, devnet, hashText, index, store, traversal].flatMap(classesOf)
 
 const ownersOf = (code: string): string[] =>
   [...own, ...below].filter(([, cls]) => Object.hasOwn(cls, 'codes') && (cls.codes ?? []).includes(code)).map(([name]) => name)

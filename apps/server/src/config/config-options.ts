@@ -222,6 +222,18 @@ export const serverOptions = {
     defaultText: 'off',
     help: 'port of the admin listener: GET /snapshot streams a snapshot of the store (0 for any)',
   }),
+  index: option({
+    flag: 'index',
+    env: 'WEFT_INDEX',
+    kind: switchKind(),
+    default: true,
+    help: 'keep the transaction index (/poll, /listen, /txs/*); --no-index leaves it out and those routes answer INDEX_DISABLED',
+  }),
+  listenTimeout: option({
+    kind: number('a positive number of seconds', (value) => value > 0 && Number.isFinite(value)),
+    default: 180,
+    help: "seconds /listen waits for its request key before 504, as the node's (startServer only)",
+  }),
   ...trafficOptions,
   ...snapshotOptions,
 } as const

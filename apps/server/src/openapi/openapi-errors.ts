@@ -30,6 +30,12 @@ const causes: Readonly<Record<AnsweredCode, string>> = {
   HEADERS_TOO_LARGE: 'request headers over 16 KiB',
   REQUEST_TIMEOUT:
     'the headers (`--headers-timeout`) or the whole request (`--request-timeout`) arrived too slowly; the connection is closed',
+  NO_PACT_STATE: 'an endpoint that needs Pact state (`/send`, `/local`, `/spv`): Weft holds blocks and outputs, no Pact database',
+  INDEX_DISABLED: 'the node runs with `--no-index`: it keeps no transaction index',
+  INDEX_CATCHING_UP: 'the transaction index is still catching up on older blocks and cannot answer this completely yet (`Retry-After`)',
+  INVALID_INDEX_QUERY: 'a malformed request key, account, name or `next` token',
+  CURSOR_OUT_OF_RANGE: '`next` is the token of another query',
+  LISTEN_TIMEOUT: 'the request key did not reach the winning branch within the wait (180 s)',
   INTERNAL_ERROR: 'anything unexpected (logged; no detail in the answer)',
 }
 
@@ -56,6 +62,15 @@ const messages: Readonly<Record<AnsweredCode, string>> = {
   MALFORMED_REQUEST: 'Expected a Host header in an HTTP/1.1 request, received none',
   HEADERS_TOO_LARGE: 'Expected request headers of at most 16 KiB, received more',
   REQUEST_TIMEOUT: 'Expected the whole request within the time the node allows, received it too slowly',
+  NO_PACT_STATE:
+    'POST /chainweb/0.0/development/chain/{chain}/pact/api/v1/send needs Pact state, and this node (Weft) holds none: it serves blocks, payloads and their outputs only. Send this request to a chainweb-node',
+  INDEX_DISABLED:
+    'Expected a store that keeps the transaction index, but this one was opened without it (--no-index): open it with the index to catch it up',
+  INDEX_CATCHING_UP:
+    'Expected a complete transaction index to answer request key x, but it is catching up on older blocks (41% done): ask again later',
+  INVALID_INDEX_QUERY: 'Expected a request key of 43 base64url characters, received "x"',
+  CURSOR_OUT_OF_RANGE: 'Expected a cursor of this query, received one of another',
+  LISTEN_TIMEOUT: 'Request key x did not reach the winning branch within 180 s',
   INTERNAL_ERROR: 'The server failed to answer this request',
 }
 
@@ -72,7 +87,7 @@ export function codesOf(rules: ProfileRules, own: readonly AnsweredCode[]): Answ
 }
 
 // A 429 says when to retry.
-const retryAfter = {
+const retryAfter: Json = {
   'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
 }
 
@@ -108,7 +123,7 @@ export function errorResponses(rules: ProfileRules, own: readonly AnsweredCode[]
     const content = Object.assign({}, ...[...bodies].map(([body, bodyCodes]) => contentOf(body, status, bodyCodes, rules) ?? {}))
     responses[String(status)] = {
       description,
-      ...(status === 429 ? { headers: retryAfter } : {}),
+      ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
       ...(Object.keys(content).length > 0 ? { content } : {}),
       ...(bodies.has('empty') ? { 'x-weft-empty-body': true } : {}),
     }

@@ -35,6 +35,16 @@ export function examplesOf(rules: ProfileRules) {
   const payload = { ...withoutCoinbase, transactions: realPayloadWithOutputs.transactions.map(([transaction]) => transaction) }
   const update = { ...realHeaderUpdate, header: headerOf(rules, realHeaderUpdate.header) }
   const data = rules.name === 'chainweb' ? sortedKeys(update) : update
+  // The first transaction's output as /poll answers it: the block's metadata in place of the stored null.
+  const [[, output = ''] = []] = realPayloadWithOutputs.transactions
+  const stored = JSON.parse(Buffer.from(output, 'base64url').toString('utf8')) as Json
+  const metaData = {
+    blockTime: realHeader.creationTime,
+    prevBlockHash: realHeader.parent,
+    blockHash: realHeader.hash,
+    blockHeight: realHeader.height,
+  }
+  const commandResult = { ...stored, metaData }
   return {
     header,
     headerBinaryText: realHeaderBinary,
@@ -53,5 +63,9 @@ export function examplesOf(rules: ProfileRules) {
     payloadBatch: [realHeader.payloadHash],
     eventStream: `event:BlockHeader\ndata:${JSON.stringify(data)}\nid:0123456789abcdef.1\n\n`,
     keyNotFound: { key: realParentHash, reason: 'key not found' },
+    pollRequest: { requestKeys: [stored.reqKey] },
+    pollResponse: { [String(stored.reqKey)]: commandResult },
+    listenRequest: { listen: stored.reqKey },
+    commandResult,
   }
 }

@@ -17,12 +17,12 @@ export interface OperationSpec {
   readonly method: 'get' | 'post'
   readonly operationId: string
   readonly summary: string
-  readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator'
-  /** `chain`, `hash`, `payloadHash` path parameters, `page` (limit, next, minheight, maxheight) or `cut` (maxheight) queries, `resume` (Last-Event-ID, since). */
-  readonly parameters: ReadonlyArray<'chain' | 'hash' | 'payloadHash' | 'page' | 'cut' | 'resume'>
+  readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator' | 'pact'
+  /** `chain`, `hash`, `payloadHash` path parameters, `page` (limit, next, minheight, maxheight), `cut` (maxheight) or `/poll`'s `confirmationDepth` queries, `resume` (Last-Event-ID, since). */
+  readonly parameters: ReadonlyArray<'chain' | 'hash' | 'payloadHash' | 'page' | 'cut' | 'confirmationDepth' | 'resume'>
   readonly body?: { schema: SchemaName; example: string }
-  /** The 200 answer: a description and its representations; the per-profile schemas are picked by `openapi.ts`. */
-  readonly ok: { description: string; representations: readonly Representation[] }
+  /** The 200 answer: a description and its representations (none for an endpoint that only refuses); the per-profile schemas are picked by `openapi.ts`. */
+  readonly ok?: { description: string; representations: readonly Representation[] }
   /** A 503 answer that is not an error body (readiness): its description and representations. */
   readonly unavailable?: { description: string; representations: readonly Representation[] }
   /** Errors this operation answers besides 405 (other methods) and 500, which every operation may answer. */

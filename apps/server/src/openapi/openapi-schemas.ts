@@ -12,6 +12,8 @@ import {
   schemas,
 } from '@weft/types'
 
+import { pactSchemas } from './openapi-pact-schemas.js'
+
 type Json = Record<string, unknown>
 
 /** A binary block header as unpadded base64url (318 bytes with 3 adjacents: 424 characters). */
@@ -113,6 +115,7 @@ const answerSchemas = {
   NodeStatus,
   ReadyBody,
   OpenApiDocument: Type.Object({ openapi: Type.Literal('3.1.0'), paths: Type.Record(Type.String(), Type.Object({})) }),
+  ...pactSchemas,
 }
 
 /** The name of a component schema of the document. */

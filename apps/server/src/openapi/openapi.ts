@@ -4,6 +4,7 @@ import { errorResponses } from './openapi-errors.js'
 import { examplesOf } from './openapi-examples.js'
 import { type OperationSpec, operations, type Representation } from './openapi-operations.js'
 import { operatorOperations } from './openapi-operator-operations.js'
+import { pactOperations } from './openapi-pact.js'
 import { componentSchemas, ref, type SchemaName } from './openapi-schemas.js'
 
 type Json = Record<string, unknown>
@@ -25,6 +26,13 @@ const parameters: Readonly<Record<string, Json>> = {
   next: { name: 'next', in: 'query', required: false, description: 'the cursor of a previous page', schema: ref('CursorText') },
   minheight: { name: 'minheight', in: 'query', required: false, description: 'lowest height', schema: ref('DigitsText') },
   maxheight: { name: 'maxheight', in: 'query', required: false, description: 'highest height', schema: ref('DigitsText') },
+  confirmationDepth: {
+    name: 'confirmationDepth',
+    in: 'query',
+    required: false,
+    description: "only results in blocks at least this many blocks below the chain's head (0: the head itself counts)",
+    schema: ref('DigitsText'),
+  },
   cutMaxheight: {
     name: 'maxheight',
     in: 'query',
@@ -71,6 +79,7 @@ const tags = [
   { name: 'payloads', description: 'Payloads, single and in batches' },
   { name: 'updates', description: 'Server-sent events of new headers and blocks' },
   { name: 'operator', description: "The operator's endpoints: this document, metrics and the status page" },
+  { name: 'pact', description: "chainweb-node's Pact service, read-only: results of transactions from the stored payloads' outputs" },
 ]
 
 /** The OpenAPI 3.1 document of a node: its profile's paths, answers and errors, components from the @weft/types schemas. */
@@ -86,7 +95,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
       ? schema
       : { ...schema, contentMediaType: 'text/event-stream', contentSchema: { type: 'array', items: schemaOf(item) } }
   const paths: Record<string, Json> = {}
-  for (const spec of [...operations, ...operatorOperations]) {
+  for (const spec of [...operations, ...(rules.pactService ? pactOperations : []), ...operatorOperations]) {
     const contentOf = (representations: readonly Representation[]): Json =>
       Object.fromEntries(
         representations.map((representation) => [
@@ -98,7 +107,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
           },
         ]),
       )
-    const caching = cachingOf(spec.operationId, spec.method, spec.ok.representations.length > 1)
+    const caching = spec.ok === undefined ? undefined : cachingOf(spec.operationId, spec.method, spec.ok.representations.length > 1)
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
@@ -113,8 +122,12 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
             },
           }),
       responses: {
-        200: { description: spec.ok.description, headers: caching.headers, content: contentOf(spec.ok.representations) },
-        ...caching.notModified,
+        ...(spec.ok === undefined || caching === undefined
+          ? {}
+          : {
+              200: { description: spec.ok.description, headers: caching.headers, content: contentOf(spec.ok.representations) },
+              ...caching.notModified,
+            }),
         ...(spec.unavailable === undefined
           ? {}
           : { 503: { description: spec.unavailable.description, content: contentOf(spec.unavailable.representations) } }),
@@ -162,9 +175,11 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
     },
     servers: [{ url: '/', description: 'this node' }],
     security: [],
-    tags,
+    tags: rules.pactService ? tags : tags.filter((tag) => tag.name !== 'pact'),
     paths,
   }
-  document.components = { schemas: componentSchemas({ document, parameters }), parameters }
+  // `confirmationDepth` belongs to the Pact service, which only the chainweb profile serves.
+  const used = Object.fromEntries(Object.entries(parameters).filter(([name]) => rules.pactService || name !== 'confirmationDepth'))
+  document.components = { schemas: componentSchemas({ document, parameters: used }), parameters: used }
   return document
 }

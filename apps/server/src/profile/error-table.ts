@@ -11,7 +11,7 @@ export interface ErrorAnswer {
 
 /**
  * Every code the server answers with. The server owns most; `INVALID_CURSOR` is `@weft/cursor`'s,
- * `CURSOR_NOT_FOUND` `@weft/store`'s, `BLOCK_NOT_FOUND` and `TOO_MANY_BOUNDS` `@weft/traversal`'s:
+ * `CURSOR_NOT_FOUND` and `INDEX_DISABLED` `@weft/store`'s, `INVALID_INDEX_QUERY` and `CURSOR_OUT_OF_RANGE` `@weft/index`'s, `BLOCK_NOT_FOUND` and `TOO_MANY_BOUNDS` `@weft/traversal`'s:
  * their errors are answered as thrown, by code. An error with any other code is a logged 500.
  * `MALFORMED_REQUEST`, `HEADERS_TOO_LARGE` and `REQUEST_TIMEOUT` are answered outside Koa, to what
  * node's HTTP parser refused or cut (traffic/socket-answers.ts), from the same rows.
@@ -38,6 +38,12 @@ export const answeredCodes = [
   'MALFORMED_REQUEST',
   'HEADERS_TOO_LARGE',
   'REQUEST_TIMEOUT',
+  'NO_PACT_STATE',
+  'INDEX_DISABLED',
+  'INDEX_CATCHING_UP',
+  'INVALID_INDEX_QUERY',
+  'CURSOR_OUT_OF_RANGE',
+  'LISTEN_TIMEOUT',
   'INTERNAL_ERROR',
 ] as const
 
@@ -70,6 +76,12 @@ const spec: ErrorTable = {
   MALFORMED_REQUEST: { status: 400, body: 'problem' },
   HEADERS_TOO_LARGE: { status: 431, body: 'problem' },
   REQUEST_TIMEOUT: { status: 408, body: 'problem' },
+  NO_PACT_STATE: { status: 501, body: 'problem' },
+  INDEX_DISABLED: { status: 501, body: 'problem' },
+  INDEX_CATCHING_UP: { status: 503, body: 'problem' },
+  INVALID_INDEX_QUERY: { status: 400, body: 'problem' },
+  CURSOR_OUT_OF_RANGE: { status: 400, body: 'problem' },
+  LISTEN_TIMEOUT: { status: 504, body: 'problem' },
   INTERNAL_ERROR: { status: 500, body: 'problem' },
 }
 
@@ -99,6 +111,13 @@ const chainweb: ErrorTable = {
   MALFORMED_REQUEST: { status: 400, body: 'text' },
   HEADERS_TOO_LARGE: { status: 431, body: 'text' },
   REQUEST_TIMEOUT: { status: 408, body: 'text' },
+  NO_PACT_STATE: { status: 501, body: 'text' },
+  INDEX_DISABLED: { status: 501, body: 'text' },
+  INDEX_CATCHING_UP: { status: 503, body: 'text' },
+  INVALID_INDEX_QUERY: { status: 400, body: 'text' },
+  CURSOR_OUT_OF_RANGE: { status: 400, body: 'text' },
+  // The node's own 504 (servant's err504): no body.
+  LISTEN_TIMEOUT: { status: 504, body: 'empty' },
   INTERNAL_ERROR: { status: 500, body: 'text' },
 }
 

@@ -24,6 +24,8 @@ export interface ProfileRules extends ProfileWire {
   readonly branchMaxheight: 'filter' | 'ancestor-bounds'
   /** Whether the version string and /info follow `--emulate` (the real node's releases) or report Weft's own. */
   readonly emulatesRelease: boolean
+  /** Whether chainweb-node's Pact service paths are served (`/poll`, `/listen`; the others refused): the real node's API only. */
+  readonly pactService: boolean
 }
 
 /** The profile table of docs/wire/profiles.md as data. */
@@ -38,6 +40,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     eventKeys: 'canonical',
     branchMaxheight: 'filter',
     emulatesRelease: false,
+    pactService: false,
   },
   chainweb: {
     ...wireProfiles.chainweb,
@@ -49,6 +52,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     eventKeys: 'alphabetical',
     branchMaxheight: 'ancestor-bounds',
     emulatesRelease: true,
+    pactService: true,
   },
 }
 

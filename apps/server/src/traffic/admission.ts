@@ -19,19 +19,21 @@ export interface AdmissionParts {
  * profile's table): a request target that parses, the client limits (connection cap, requests and streams per address), the body
  * of a POST received whole, in upstream mode the gate that holds requests while ingest is behind,
  * then the read slots for the chain reads under `base` (the event streams are neither gated nor
- * counted as requests). The gate comes after the body so that trickled uploads cannot hold its slots.
+ * counted as requests; `/listen`, which waits for blocks, is neither gated nor holds a read slot). The gate comes after the body so that trickled uploads cannot hold its slots.
  */
 export function admission(parts: AdmissionParts, base: string): Middleware[] {
   const streams = new Set([`${base}/header/updates`, `${base}/block/updates`])
   // The router serves a path with one trailing slash as the path without it: so are they counted.
   const isStreamPath = (path: string): boolean => streams.has(path.endsWith('/') ? path.slice(0, -1) : path)
   const isStream = (ctx: Context): boolean => ctx.method === 'GET' && isStreamPath(ctx.path)
-  const isChainRead = (ctx: Context): boolean => ctx.path.startsWith(`${base}/`) && !isStreamPath(ctx.path)
+  // `/listen` waits up to minutes for a block, like a stream: it holds neither a read slot nor a gate slot while it waits.
+  const isWaitPath = (path: string): boolean => isStreamPath(path) || /\/pact\/api\/v1\/listen\/?$/.test(path)
+  const isChainRead = (ctx: Context): boolean => ctx.path.startsWith(`${base}/`) && !isWaitPath(ctx.path)
   const bodyFirst: Middleware = async (ctx, next) => {
     if (ctx.method === 'POST') await receiveBody(ctx.req, parts.bodyLimit)
     await next()
   }
-  const gate = parts.gate === undefined ? [] : [readGate(parts.gate.ingest, parts.gate.slots, isStreamPath)]
+  const gate = parts.gate === undefined ? [] : [readGate(parts.gate.ingest, parts.gate.slots, isWaitPath)]
   return [readableTarget, parts.limits.middleware(isStream), bodyFirst, ...gate, parts.readSlots.middleware(isChainRead)]
 }
 

@@ -1,0 +1,57 @@
+import { Type } from '@sinclair/typebox'
+
+// The bodies and answers of chainweb-node's read-only Pact service (routes/pact-routes.ts), chainweb profile only.
+
+const RequestKey = Type.String({
+  pattern: '^[A-Za-z0-9_-]+$',
+  description: 'a request key: the command hash, unpadded base64url (43 characters)',
+})
+
+/** The metadata the node puts in a command result it answers: the block that holds the transaction. */
+const PollMetadata = Type.Object(
+  {
+    blockTime: Type.Integer({ description: "the block's creation time, microseconds since the epoch" }),
+    prevBlockHash: Type.String(),
+    blockHash: Type.String(),
+    blockHeight: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+)
+
+/** A Pact command result as `/poll` and `/listen` answer it: the payload's output, its `metaData` the block's. */
+const CommandResult = Type.Object(
+  {
+    gas: Type.Integer({ minimum: 0 }),
+    result: Type.Object({
+      status: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+      data: Type.Optional(Type.Unknown({ description: 'the value of a success' })),
+      error: Type.Optional(Type.Unknown({ description: 'the error of a failure' })),
+    }),
+    reqKey: RequestKey,
+    logs: Type.Union([Type.String(), Type.Null()]),
+    events: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String(),
+          params: Type.Array(Type.Unknown()),
+          module: Type.Object({ name: Type.String(), namespace: Type.Union([Type.String(), Type.Null()]) }),
+          moduleHash: Type.String(),
+        }),
+      ),
+    ),
+    metaData: PollMetadata,
+    continuation: Type.Union([Type.Object({}), Type.Null()]),
+    txId: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { description: 'the command result of chainweb-node 3.2 (Pact 5 `CommandResult`); every byte but `metaData` as the payload holds it' },
+)
+
+/** The Pact service's schemas, added to the document's components. */
+export const pactSchemas = {
+  PollRequest: Type.Object({ requestKeys: Type.Array(RequestKey, { minItems: 1 }) }),
+  ListenRequest: Type.Object({ listen: RequestKey }),
+  CommandResult,
+  PollResponse: Type.Record(Type.String(), CommandResult, {
+    description: 'request key -> command result, for the keys found on the winning branch (the others are left out)',
+  }),
+}
