@@ -1,0 +1,68 @@
+import { createServer } from 'node:http'
+import Router from '@koa/router'
+import { fill } from '@weft/devnet'
+import { openStore } from '@weft/store'
+import Koa from 'koa'
+import { pino } from 'pino'
+import t from 'tap'
+import { errorMapping } from '../../src/http/error-mapping.js'
+import { BlockWaits } from '../../src/pact/block-waits.js'
+import { errorTables } from '../../src/profile/error-table.js'
+import { registerPactRoutes } from '../../src/routes/pact-routes.js'
+import { sendUnchecked } from '../fixtures/node.js'
+
+// A store written without its index, opened with it but its catch-up held (`indexCatchUp: false`):
+// it stays catching up, the older blocks unindexed, while new blocks are indexed as they are written.
+t.test('while the index catches up, a key not found is 503 INDEX_CATCHING_UP, a key found is answered', async (t) => {
+  const path = t.testdir()
+  const unindexed = await openStore({ path, network: 'development', index: false })
+  await fill(unindexed, { blocks: 100, seed: 'old' })
+  const oldKeys: Array<{ key: string; chain: number }> = []
+  for await (const item of unindexed.range({ chain: 4 })) {
+    const payload = JSON.parse(item.payloadJson.toString('utf8')) as { transactions: Array<[string, string]> }
+    for (const [, output] of payload.transactions)
+      oldKeys.push({ key: (JSON.parse(Buffer.from(output, 'base64url').toString('utf8')) as { reqKey: string }).reqKey, chain: 4 })
+  }
+  await unindexed.close()
+  t.ok(oldKeys.length > 0, `${oldKeys.length} transactions in unindexed blocks of chain 4`)
+
+  const store = await openStore({ path, network: 'development', indexCatchUp: false })
+  t.teardown(() => store.close())
+  t.equal(store.index.status().state, 'catching-up')
+  await fill(store, { blocks: 60, seed: 'new' })
+  const page = await store.index.blocks({ chain: 4, limit: 1, canonicalOnly: true })
+  const [fresh] = (await store.index.blockTransactions(page.items[0]!.block.hash)) ?? []
+
+  const waits = new BlockWaits(store)
+  t.teardown(() => waits.close())
+  const app = new Koa()
+  app.silent = true
+  const router = new Router()
+  registerPactRoutes(
+    router,
+    { index: store.index, blockWaits: waits, chains: new Set([...Array(20).keys()]), bodyLimit: 1 << 20, listenTimeout: 5 },
+    '/b',
+  )
+  app.use(errorMapping(errorTables.chainweb, pino({ level: 'silent' })))
+  app.use(router.routes())
+  const server = createServer(app.callback())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/b/chain/4/pact/api/v1`
+  const post = (endpoint: string, body: unknown) =>
+    sendUnchecked(`${url}/${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+  const found = await post('poll', { requestKeys: [fresh!.requestKey] })
+  t.equal(found.status, 200, 'a transaction of a new block is found')
+  t.same(Object.keys(JSON.parse(found.body.toString('utf8'))), [fresh!.requestKey])
+  for (const [endpoint, body] of [
+    ['poll', { requestKeys: [oldKeys[0]!.key] }],
+    ['poll', { requestKeys: [fresh!.requestKey, oldKeys[0]!.key] }],
+    ['listen', { listen: oldKeys[0]!.key }],
+  ] as const) {
+    const answer = await post(endpoint, body)
+    t.equal(answer.status, 503, `${endpoint} ${JSON.stringify(body)}: no answer that would say "not mined"`)
+    t.equal(answer.headers['retry-after'], '10')
+    t.match(answer.body.toString('utf8'), /catching up/)
+  }
+})
