@@ -17,6 +17,7 @@ import { nodeStatus } from './operator/node-status.js'
 import { basePath } from './profile/profiles.js'
 import { chainParam } from './read/path-params.js'
 import { registerChainRoutes } from './routes/chain-routes.js'
+import { registerChainwebDataRoutes } from './routes/chainweb-data-routes.js'
 import { registerNodeRoutes } from './routes/node-routes.js'
 import { registerOperatorRoutes } from './routes/operator-routes.js'
 import { registerPactRoutes } from './routes/pact-routes.js'
@@ -80,6 +81,7 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
       { index: store.index, blockWaits: node.blockWaits, chains, bodyLimit, listenTimeout: config.listenTimeout },
       base,
     )
+  if (rules.chainwebData) registerChainwebDataRoutes(router, { index: store.index, chains })
   const openApi = Buffer.from(JSON.stringify(openApiDocument(rules, network.name, nodeVersion)))
   router.get('/openapi.json', (ctx) => {
     negotiate(ctx.get('accept') || undefined)

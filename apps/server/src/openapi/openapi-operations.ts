@@ -17,9 +17,13 @@ export interface OperationSpec {
   readonly method: 'get' | 'post'
   readonly operationId: string
   readonly summary: string
-  readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator' | 'pact'
+  readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator' | 'pact' | 'chainweb-data'
   /** `chain`, `hash`, `payloadHash` path parameters, `page` (limit, next, minheight, maxheight), `cut` (maxheight) or `/poll`'s `confirmationDepth` queries, `resume` (Last-Event-ID, since). */
   readonly parameters: ReadonlyArray<'chain' | 'hash' | 'payloadHash' | 'page' | 'cut' | 'confirmationDepth' | 'resume'>
+  /** Parameters of this operation alone, written out (chainweb-data's queries). */
+  readonly ownParameters?: ReadonlyArray<Record<string, unknown>>
+  /** Headers of the 200 answer (chainweb-data's `Chainweb-Next`). */
+  readonly okHeaders?: Record<string, unknown>
   readonly body?: { schema: SchemaName; example: string }
   /** The 200 answer: a description and its representations (none for an endpoint that only refuses); the per-profile schemas are picked by `openapi.ts`. */
   readonly ok?: { description: string; representations: readonly Representation[] }

@@ -46,8 +46,42 @@ const CommandResult = Type.Object(
   { description: 'the command result of chainweb-node 3.2 (Pact 5 `CommandResult`); every byte but `metaData` as the payload holds it' },
 )
 
-/** The Pact service's schemas, added to the document's components. */
+const Height = Type.Integer({ minimum: 0 })
+const UtcTime = Type.String({ description: 'ISO 8601, UTC (aeson UTCTime)' })
+
+/** chainweb-data's `EventDetail`. */
+const EventDetail = Type.Object({
+  name: Type.String(),
+  params: Type.Array(Type.Unknown()),
+  moduleHash: Type.String(),
+  chain: Type.Integer({ minimum: 0 }),
+  height: Height,
+  blockTime: UtcTime,
+  blockHash: Type.String(),
+  requestKey: Type.String({ description: 'the transaction, or `<coinbase>`' }),
+  idx: Type.Integer({ minimum: 0 }),
+})
+
+/** chainweb-data's `TransferDetail`. */
+const TransferDetail = Type.Object({
+  blockHash: Type.String(),
+  requestKey: Type.String(),
+  chain: Type.Integer({ minimum: 0 }),
+  height: Height,
+  idx: Type.Integer({ minimum: 0 }),
+  token: Type.String(),
+  fromAccount: Type.String(),
+  toAccount: Type.String(),
+  amount: Type.String({ description: "Haskell's show of the exact amount: 1.0, 7.41e-3" }),
+  blockTime: UtcTime,
+  crossChainAccount: Type.Union([Type.String(), Type.Null()]),
+  crossChainId: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+})
+
+/** The Pact service's and chainweb-data's schemas, added to the document's components. */
 export const pactSchemas = {
+  EventDetailList: Type.Array(EventDetail),
+  TransferDetailList: Type.Array(TransferDetail),
   PollRequest: Type.Object({ requestKeys: Type.Array(RequestKey, { minItems: 1 }) }),
   ListenRequest: Type.Object({ listen: RequestKey }),
   CommandResult,

@@ -1,5 +1,6 @@
 import { basePath, type ProfileRules } from '../profile/profiles.js'
 import { cachingOf } from './openapi-caching.js'
+import { chainwebDataOperations } from './openapi-chainweb-data.js'
 import { errorResponses } from './openapi-errors.js'
 import { examplesOf } from './openapi-examples.js'
 import { type OperationSpec, operations, type Representation } from './openapi-operations.js'
@@ -60,15 +61,18 @@ const parameters: Readonly<Record<string, Json>> = {
 const parameterRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` })
 
 function parametersOf(spec: OperationSpec): Json[] {
-  return spec.parameters.flatMap((name) =>
-    name === 'page'
-      ? ['limit', 'next', 'minheight', 'maxheight'].map(parameterRef)
-      : name === 'cut'
-        ? [parameterRef('cutMaxheight')]
-        : name === 'resume'
-          ? [parameterRef('lastEventId'), parameterRef('since')]
-          : [parameterRef(name)],
-  )
+  const own = (spec.ownParameters ?? []) as Json[]
+  return spec.parameters
+    .flatMap((name) =>
+      name === 'page'
+        ? ['limit', 'next', 'minheight', 'maxheight'].map(parameterRef)
+        : name === 'cut'
+          ? [parameterRef('cutMaxheight')]
+          : name === 'resume'
+            ? [parameterRef('lastEventId'), parameterRef('since')]
+            : [parameterRef(name)],
+    )
+    .concat(own)
 }
 
 const tags = [
@@ -80,6 +84,7 @@ const tags = [
   { name: 'updates', description: 'Server-sent events of new headers and blocks' },
   { name: 'operator', description: "The operator's endpoints: this document, metrics and the status page" },
   { name: 'pact', description: "chainweb-node's Pact service, read-only: results of transactions from the stored payloads' outputs" },
+  { name: 'chainweb-data', description: "chainweb-data's API at the host root: events and transfers from the transaction index" },
 ]
 
 /** The OpenAPI 3.1 document of a node: its profile's paths, answers and errors, components from the @weft/types schemas. */
@@ -95,7 +100,8 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
       ? schema
       : { ...schema, contentMediaType: 'text/event-stream', contentSchema: { type: 'array', items: schemaOf(item) } }
   const paths: Record<string, Json> = {}
-  for (const spec of [...operations, ...(rules.pactService ? pactOperations : []), ...operatorOperations]) {
+  const profileOperations = [...(rules.pactService ? pactOperations : []), ...(rules.chainwebData ? chainwebDataOperations : [])]
+  for (const spec of [...operations, ...profileOperations, ...operatorOperations]) {
     const contentOf = (representations: readonly Representation[]): Json =>
       Object.fromEntries(
         representations.map((representation) => [
@@ -112,7 +118,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
       operationId: spec.operationId,
       summary: spec.summary,
       tags: [spec.tag],
-      ...(spec.parameters.length > 0 ? { parameters: parametersOf(spec) } : {}),
+      ...(spec.parameters.length + (spec.ownParameters?.length ?? 0) > 0 ? { parameters: parametersOf(spec) } : {}),
       ...(spec.body === undefined
         ? {}
         : {
@@ -125,7 +131,11 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
         ...(spec.ok === undefined || caching === undefined
           ? {}
           : {
-              200: { description: spec.ok.description, headers: caching.headers, content: contentOf(spec.ok.representations) },
+              200: {
+                description: spec.ok.description,
+                headers: { ...caching.headers, ...(spec.okHeaders ?? {}) },
+                content: contentOf(spec.ok.representations),
+              },
               ...caching.notModified,
             }),
         ...(spec.unavailable === undefined
@@ -175,7 +185,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
     },
     servers: [{ url: '/', description: 'this node' }],
     security: [],
-    tags: rules.pactService ? tags : tags.filter((tag) => tag.name !== 'pact'),
+    tags: tags.filter((tag) => (tag.name !== 'pact' || rules.pactService) && (tag.name !== 'chainweb-data' || rules.chainwebData)),
     paths,
   }
   // `confirmationDepth` belongs to the Pact service, which only the chainweb profile serves.

@@ -26,6 +26,8 @@ export interface ProfileRules extends ProfileWire {
   readonly emulatesRelease: boolean
   /** Whether chainweb-node's Pact service paths are served (`/poll`, `/listen`; the others refused): the real node's API only. */
   readonly pactService: boolean
+  /** Whether chainweb-data's API is served at the host root (`/txs/events`, `/txs/account/{account}`): what explorers of the real network read. */
+  readonly chainwebData: boolean
 }
 
 /** The profile table of docs/wire/profiles.md as data. */
@@ -41,6 +43,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     branchMaxheight: 'filter',
     emulatesRelease: false,
     pactService: false,
+    chainwebData: false,
   },
   chainweb: {
     ...wireProfiles.chainweb,
@@ -53,6 +56,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     branchMaxheight: 'ancestor-bounds',
     emulatesRelease: true,
     pactService: true,
+    chainwebData: true,
   },
 }
 

@@ -1,0 +1,71 @@
+import type { AnsweredCode } from '../profile/error-table.js'
+import type { OperationSpec } from './openapi-operations.js'
+
+// chainweb-data's API (routes/chainweb-data-routes.ts), chainweb profile only; its schemas: openapi-pact-schemas.ts.
+
+const query = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+})
+const natural = { type: 'string', pattern: '^[0-9]+$' }
+const paging = [
+  query('limit', 'items at most (default 10, at most 250)', natural),
+  query('offset', 'items to skip, at most 10,000 (not with `next`)', natural),
+  query('next', 'the `Chainweb-Next` token of the page before'),
+  query('minheight', 'lowest height', natural),
+  query('maxheight', 'highest height', natural),
+]
+const chainwebNext = {
+  'Chainweb-Next': { description: 'the token of the next page (`next=`), when there may be one', schema: { type: 'string' } },
+  'Weft-Incomplete-Below': {
+    description: 'while the index catches up: the height below which this page could not answer yet (follow `next` later)',
+    schema: { type: 'string' },
+  },
+}
+const codes: readonly AnsweredCode[] = ['NOT_ACCEPTABLE', 'INVALID_QUERY', 'INVALID_INDEX_QUERY', 'CURSOR_OUT_OF_RANGE', 'INDEX_DISABLED']
+
+/** The operations of chainweb-data's API that Weft answers. */
+export const chainwebDataOperations: readonly OperationSpec[] = [
+  {
+    path: '/txs/events',
+    method: 'get',
+    operationId: 'chainwebDataEvents',
+    summary: 'Events by qualified name or module, newest first (chainweb-data `/txs/events`)',
+    tag: 'chainweb-data',
+    parameters: [],
+    ownParameters: [
+      query('name', 'a qualified event name (`coin.TRANSFER`); with `modulename`, a bare name'),
+      query('modulename', 'a module (`coin`, `free.crankk01`): every event of it'),
+      ...paging,
+    ],
+    okHeaders: chainwebNext,
+    ok: {
+      description: '`EventDetail`s, winning branch only',
+      representations: [{ mediaType: 'application/json', schema: 'EventDetailList' }],
+    },
+    codes,
+  },
+  {
+    path: '/txs/account/{account}',
+    method: 'get',
+    operationId: 'chainwebDataAccountTransfers',
+    summary: "An account's transfers of a token, newest first (chainweb-data `/txs/account/{account}`)",
+    tag: 'chainweb-data',
+    parameters: [],
+    ownParameters: [
+      { name: 'account', in: 'path', required: true, description: 'the account', schema: { type: 'string' } },
+      query('token', 'the fungible module (default `coin`)'),
+      query('chain', 'only this chain', natural),
+      ...paging,
+    ],
+    okHeaders: chainwebNext,
+    ok: {
+      description: '`TransferDetail`s, winning branch only',
+      representations: [{ mediaType: 'application/json', schema: 'TransferDetailList' }],
+    },
+    codes,
+  },
+]

@@ -1,0 +1,79 @@
+import type Router from '@koa/router'
+import type { RouterContext } from '@koa/router'
+import type { TransactionIndex } from '@weft/store'
+import { type DataPage, naturalParam, parseDataPaging, readDataPage } from '../chainweb-data/data-paging.js'
+import { eventDetail, transferDetail } from '../chainweb-data/detail-bodies.js'
+import { InvalidQueryError } from '../errors.js'
+import { negotiate } from '../http/negotiation.js'
+import { writeJson } from '../http/responses.js'
+
+/** What chainweb-data's routes touch: the transaction index and the network's chain ids. */
+export interface ChainwebDataRouteParts {
+  readonly index: TransactionIndex
+  readonly chains: ReadonlySet<number>
+}
+
+const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value)
+
+// Where chainweb-data answers `Chainweb-Next`: the token of the next page, when there may be one.
+function writeDataPage<T>(ctx: RouterContext, page: DataPage<T>, body: (item: T) => string): void {
+  if (page.next !== undefined) ctx.set('chainweb-next', page.next)
+  // While the index catches up a page stops above the blocks not indexed yet (the token goes on from there later).
+  if (page.incompleteBelow !== undefined) ctx.set('weft-incomplete-below', String(page.incompleteBelow))
+  writeJson(ctx, Buffer.from(`[${page.items.map(body).join(',')}]`))
+}
+
+/** The module and name an events query names: `modulename` exact, `name` a qualified name (`coin.TRANSFER`) or, with `modulename`, a bare one. */
+function eventQuery(query: RouterContext['query']): { module: string; name?: string } {
+  for (const unsupported of ['search', 'param'])
+    if (first(query[unsupported]) !== undefined)
+      throw new InvalidQueryError(
+        `Weft does not answer ${unsupported}= (a substring search over every event's parameters or names has no bounded cost on its index): ask by name= (a qualified name) or modulename=`,
+      )
+  const module = first(query.modulename)
+  const name = first(query.name)
+  if (name !== undefined && module === undefined) {
+    const dot = name.lastIndexOf('.')
+    if (dot <= 0)
+      throw new InvalidQueryError(
+        `Expected name= to be a qualified event name (coin.TRANSFER), received ${JSON.stringify(name.slice(0, 64))}`,
+      )
+    return { module: name.slice(0, dot), name: name.slice(dot + 1) }
+  }
+  if (module === undefined) throw new InvalidQueryError('Expected name= (a qualified event name) or modulename=, received neither')
+  if (name === undefined) return { module }
+  return { module, name: name.startsWith(`${module}.`) ? name.slice(module.length + 1) : name }
+}
+
+/**
+ * chainweb-data's API (kadena-io/chainweb-api `ChainwebData/Api.hs`, kadena-io/chainweb-data
+ * `exec/Chainweb/Server.hs`) at the host root, answered from the transaction index: events and an
+ * account's transfers, pages of `limit` (10, at most 250) after `offset` or from `next` (the
+ * `Chainweb-Next` token of the page before), winning branch only.
+ */
+export function registerChainwebDataRoutes(router: Router, parts: ChainwebDataRouteParts): void {
+  const { index, chains } = parts
+
+  router.get('/txs/events', async (ctx) => {
+    negotiate(ctx.get('accept') || undefined)
+    const paging = parseDataPaging(ctx.query)
+    const query = eventQuery(ctx.query)
+    writeDataPage(ctx, await readDataPage((options) => index.events({ ...query, ...options }), paging), eventDetail)
+  })
+
+  router.get('/txs/account/:account', async (ctx) => {
+    negotiate(ctx.get('accept') || undefined)
+    const paging = parseDataPaging(ctx.query)
+    const chain = naturalParam(ctx.query, 'chain')
+    if (chain !== undefined && !chains.has(chain))
+      throw new InvalidQueryError(`Expected chain= to be a chain of the network, received ${chain}`)
+    const token = first(ctx.query.token) ?? 'coin'
+    const account = ctx.params.account ?? ''
+    const page = await readDataPage(
+      (options) => index.transfers({ account, token, ...options }),
+      paging,
+      chain === undefined ? {} : { chain },
+    )
+    writeDataPage(ctx, page, (transfer) => JSON.stringify(transferDetail(transfer)))
+  })
+}
