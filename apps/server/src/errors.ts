@@ -196,3 +196,11 @@ export class ListenTimeoutError extends ServerError {
     super('LISTEN_TIMEOUT', `Request key ${requestKey} did not reach the winning branch within ${seconds} s`, options)
   }
 }
+
+/** chainweb-data's 404s of `/txs/tx` and `/txs/txs`: no transaction with the key, or no key asked (its own words). */
+export class TxNotFoundError extends ServerError {
+  static override readonly codes = ['TX_NOT_FOUND'] as const
+  constructor(message: 'Tx not found' | 'You must specify a search string', options?: ErrorOptions) {
+    super('TX_NOT_FOUND', message, options)
+  }
+}

@@ -27,8 +27,43 @@ const chainwebNext = {
 }
 const codes: readonly AnsweredCode[] = ['NOT_ACCEPTABLE', 'INVALID_QUERY', 'INVALID_INDEX_QUERY', 'CURSOR_OUT_OF_RANGE', 'INDEX_DISABLED']
 
+const requestkey = [query('requestkey', 'the request key of the transaction')]
+const json = 'application/json'
+
 /** The operations of chainweb-data's API that Weft answers. */
 export const chainwebDataOperations: readonly OperationSpec[] = [
+  {
+    path: '/txs/recent',
+    method: 'get',
+    operationId: 'chainwebDataRecentTxs',
+    summary: 'The 10 newest transactions of the winning branch (chainweb-data `/txs/recent`)',
+    tag: 'chainweb-data',
+    parameters: [],
+    ok: { description: '`TxSummary`s, newest first', representations: [{ mediaType: json, schema: 'TxSummaryList' }] },
+    codes: ['NOT_ACCEPTABLE', 'INDEX_DISABLED'],
+  },
+  {
+    path: '/txs/tx',
+    method: 'get',
+    operationId: 'chainwebDataTx',
+    summary: "A transaction's copy on the winning branch (chainweb-data `/txs/tx`)",
+    tag: 'chainweb-data',
+    parameters: [],
+    ownParameters: requestkey,
+    ok: { description: 'its `TxDetail`', representations: [{ mediaType: json, schema: 'TxDetail' }] },
+    codes: ['NOT_ACCEPTABLE', 'TX_NOT_FOUND', 'INDEX_DISABLED'],
+  },
+  {
+    path: '/txs/txs',
+    method: 'get',
+    operationId: 'chainwebDataTxs',
+    summary: 'Every stored copy of a transaction, orphans included (chainweb-data `/txs/txs`)',
+    tag: 'chainweb-data',
+    parameters: [],
+    ownParameters: requestkey,
+    ok: { description: 'a `TxDetail` per copy, canonical first', representations: [{ mediaType: json, schema: 'TxDetailList' }] },
+    codes: ['NOT_ACCEPTABLE', 'TX_NOT_FOUND', 'INDEX_DISABLED'],
+  },
   {
     path: '/txs/events',
     method: 'get',

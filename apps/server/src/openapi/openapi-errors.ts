@@ -36,6 +36,7 @@ const causes: Readonly<Record<AnsweredCode, string>> = {
   INVALID_INDEX_QUERY: 'a malformed request key, account, name or `next` token',
   CURSOR_OUT_OF_RANGE: '`next` is the token of another query',
   LISTEN_TIMEOUT: 'the request key did not reach the winning branch within the wait (180 s)',
+  TX_NOT_FOUND: 'chainweb-data: no transaction with the request key, or no `requestkey` given',
   INTERNAL_ERROR: 'anything unexpected (logged; no detail in the answer)',
 }
 
@@ -71,6 +72,7 @@ const messages: Readonly<Record<AnsweredCode, string>> = {
   INVALID_INDEX_QUERY: 'Expected a request key of 43 base64url characters, received "x"',
   CURSOR_OUT_OF_RANGE: 'Expected a cursor of this query, received one of another',
   LISTEN_TIMEOUT: 'Request key x did not reach the winning branch within 180 s',
+  TX_NOT_FOUND: 'Tx not found',
   INTERNAL_ERROR: 'The server failed to answer this request',
 }
 

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { type TSchema, Type } from '@sinclair/typebox'
 
 // The bodies and answers of chainweb-node's read-only Pact service (routes/pact-routes.ts), chainweb profile only.
 
@@ -78,9 +78,63 @@ const TransferDetail = Type.Object({
   crossChainId: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
 })
 
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+/** chainweb-data's `TxSummary`. */
+const TxSummary = Type.Object({
+  chain: Type.Integer({ minimum: 0 }),
+  height: Height,
+  blockHash: Type.String(),
+  creationTime: UtcTime,
+  requestKey: Type.String(),
+  sender: Type.String(),
+  code: nullable(Type.String()),
+  continuation: Type.Unknown(),
+  result: Type.Union([Type.Literal('TxSucceeded'), Type.Literal('TxFailed')]),
+  initialCode: nullable(Type.String()),
+  previousSteps: nullable(Type.Array(Type.String())),
+})
+
+/** chainweb-data's `TxDetail`. */
+const TxDetail = Type.Object({
+  ttl: Type.Number(),
+  gasLimit: Type.Number(),
+  gasPrice: Type.Number(),
+  nonce: Type.String(),
+  pactId: nullable(Type.String()),
+  rollback: nullable(Type.Boolean()),
+  step: nullable(Type.Integer()),
+  data: Type.Unknown(),
+  proof: nullable(Type.String()),
+  gas: Type.Number(),
+  result: Type.Unknown(),
+  logs: Type.String(),
+  metadata: Type.Unknown(),
+  continuation: Type.Unknown(),
+  txid: Type.Integer(),
+  chain: Type.Integer({ minimum: 0 }),
+  height: Height,
+  blockTime: UtcTime,
+  blockHash: Type.String(),
+  creationTime: UtcTime,
+  requestKey: Type.String(),
+  sender: Type.String(),
+  code: nullable(Type.String()),
+  success: Type.Boolean(),
+  events: Type.Array(Type.Object({ name: Type.String(), params: Type.Array(Type.Unknown()) })),
+  initialCode: nullable(Type.String()),
+  previousSteps: nullable(Type.Array(Type.String())),
+  signers: Type.Array(Type.Object({ pubKey: Type.String(), clist: Type.Array(Type.Unknown()) })),
+  sigs: Type.Array(Type.Unknown()),
+  verifiers: nullable(Type.Array(Type.Unknown())),
+})
+
 /** The Pact service's and chainweb-data's schemas, added to the document's components. */
 export const pactSchemas = {
   EventDetailList: Type.Array(EventDetail),
+  TxSummaryList: Type.Array(TxSummary),
+  TxDetail,
+  TxDetailList: Type.Array(TxDetail),
   TransferDetailList: Type.Array(TransferDetail),
   PollRequest: Type.Object({ requestKeys: Type.Array(RequestKey, { minItems: 1 }) }),
   ListenRequest: Type.Object({ listen: RequestKey }),

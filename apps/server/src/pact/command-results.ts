@@ -1,38 +1,7 @@
 import type { IndexedBlock } from '@weft/store'
+import { skipSpace, valueEnd } from './json-members.js'
 
 const QUOTE = 0x22
-const BACKSLASH = 0x5c
-
-// Where the JSON value that starts at `start` ends (exclusive). The text is a command result the store
-// confirmed against its payload, so it is well-formed JSON: the scan only tracks strings and nesting.
-function valueEnd(text: string, start: number): number {
-  let depth = 0
-  let index = start
-  while (index < text.length) {
-    const code = text.charCodeAt(index)
-    if (code === QUOTE) {
-      index += 1
-      while (text.charCodeAt(index) !== QUOTE) index += text.charCodeAt(index) === BACKSLASH ? 2 : 1
-      index += 1
-      if (depth === 0) return index
-      continue
-    }
-    if (code === 0x7b || code === 0x5b) depth += 1
-    else if (code === 0x7d || code === 0x5d) {
-      if (depth === 0) return index
-      depth -= 1
-      if (depth === 0) return index + 1
-    } else if (depth === 0 && (code === 0x2c || code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09)) return index
-    index += 1
-  }
-  return index
-}
-
-const skipSpace = (text: string, index: number): number => {
-  let at = index
-  while (/\s/.test(text.charAt(at))) at += 1
-  return at
-}
 
 /**
  * The `metaData` the real node puts in a command result it answers (`enrichCR` of chainweb-node's

@@ -44,6 +44,7 @@ export const answeredCodes = [
   'INVALID_INDEX_QUERY',
   'CURSOR_OUT_OF_RANGE',
   'LISTEN_TIMEOUT',
+  'TX_NOT_FOUND',
   'INTERNAL_ERROR',
 ] as const
 
@@ -82,6 +83,7 @@ const spec: ErrorTable = {
   INVALID_INDEX_QUERY: { status: 400, body: 'problem' },
   CURSOR_OUT_OF_RANGE: { status: 400, body: 'problem' },
   LISTEN_TIMEOUT: { status: 504, body: 'problem' },
+  TX_NOT_FOUND: { status: 404, body: 'problem' },
   INTERNAL_ERROR: { status: 500, body: 'problem' },
 }
 
@@ -118,6 +120,7 @@ const chainweb: ErrorTable = {
   CURSOR_OUT_OF_RANGE: { status: 400, body: 'text' },
   // The node's own 504 (servant's err504): no body.
   LISTEN_TIMEOUT: { status: 504, body: 'empty' },
+  TX_NOT_FOUND: { status: 404, body: 'text' },
   INTERNAL_ERROR: { status: 500, body: 'text' },
 }
 

@@ -1,11 +1,13 @@
 import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
-import type { TransactionIndex } from '@weft/store'
+import type { TransactionCopy, TransactionIndex } from '@weft/store'
 import { type DataPage, naturalParam, parseDataPaging, readDataPage } from '../chainweb-data/data-paging.js'
 import { eventDetail, transferDetail } from '../chainweb-data/detail-bodies.js'
-import { InvalidQueryError } from '../errors.js'
+import { type PactHistory, txDetail, txSummary } from '../chainweb-data/tx-bodies.js'
+import { InvalidQueryError, TxNotFoundError } from '../errors.js'
 import { negotiate } from '../http/negotiation.js'
 import { writeJson } from '../http/responses.js'
+import { memberText } from '../pact/json-members.js'
 
 /** What chainweb-data's routes touch: the transaction index and the network's chain ids. */
 export interface ChainwebDataRouteParts {
@@ -45,6 +47,26 @@ function eventQuery(query: RouterContext['query']): { module: string; name?: str
   return { module, name: name.startsWith(`${module}.`) ? name.slice(module.length + 1) : name }
 }
 
+/** chainweb-data's `/txs/recent`: the 10 newest transactions. */
+const RECENT = 10
+
+// The history chainweb-data joins to a continuation: the code of the pact's first transaction and the
+// request keys of its steps before this one, on the winning branch; none for a transaction that continues no pact.
+async function historyOf(index: TransactionIndex, copy: TransactionCopy): Promise<PactHistory> {
+  const cmd = JSON.parse(memberText(copy.command, 'cmd') ?? '""') as string
+  const pactId = memberText(memberText(memberText(cmd, 'payload'), 'cont'), 'pactId')
+  if (pactId === undefined) return { initialCode: null, previousSteps: null }
+  const id = JSON.parse(pactId) as string
+  const [origin] = (await index.transaction(id)).copies.filter((other) => other.block.canonical)
+  if (origin === undefined) return { initialCode: null, previousSteps: null }
+  const originCmd = JSON.parse(memberText(origin.command, 'cmd') ?? '""') as string
+  const code = memberText(memberText(memberText(originCmd, 'payload'), 'exec'), 'code')
+  const steps = (await index.pactSteps(id)).copies
+    .filter((step) => step.block.canonical && step.requestKey !== copy.requestKey && step.block.height <= copy.block.height)
+    .sort((a, b) => a.block.height - b.block.height)
+  return { initialCode: code === undefined ? null : (JSON.parse(code) as string), previousSteps: steps.map((step) => step.requestKey) }
+}
+
 /**
  * chainweb-data's API (kadena-io/chainweb-api `ChainwebData/Api.hs`, kadena-io/chainweb-data
  * `exec/Chainweb/Server.hs`) at the host root, answered from the transaction index: events and an
@@ -53,6 +75,42 @@ function eventQuery(query: RouterContext['query']): { module: string; name?: str
  */
 export function registerChainwebDataRoutes(router: Router, parts: ChainwebDataRouteParts): void {
   const { index, chains } = parts
+
+  const requestKeyOf = (ctx: RouterContext): string => {
+    negotiate(ctx.get('accept') || undefined)
+    const key = first(ctx.query.requestkey)
+    if (key === undefined) throw new TxNotFoundError('You must specify a search string')
+    return key
+  }
+  // A key that cannot name a transaction names none: chainweb-data's 404, not a 400.
+  const copiesOf = async (key: string): Promise<TransactionCopy[]> =>
+    key.length === 43 && /^[A-Za-z0-9_-]+$/.test(key) ? (await index.transaction(key)).copies : []
+
+  router.get('/txs/tx', async (ctx) => {
+    const copy = (await copiesOf(requestKeyOf(ctx))).find((candidate) => candidate.block.canonical)
+    if (copy === undefined) throw new TxNotFoundError('Tx not found')
+    writeJson(ctx, Buffer.from(txDetail(copy, await historyOf(index, copy))))
+  })
+
+  router.get('/txs/txs', async (ctx) => {
+    const copies = await copiesOf(requestKeyOf(ctx))
+    if (copies.length === 0) throw new TxNotFoundError('Tx not found')
+    const details = await Promise.all(copies.map(async (copy) => txDetail(copy, await historyOf(index, copy))))
+    writeJson(ctx, Buffer.from(`[${details.join(',')}]`))
+  })
+
+  router.get('/txs/recent', async (ctx) => {
+    negotiate(ctx.get('accept') || undefined)
+    const recent: TransactionCopy[] = []
+    let next: string | undefined
+    do {
+      const page = await index.blocks({ canonicalOnly: true, limit: RECENT, ...(next === undefined ? {} : { next }) })
+      for (const { block } of page.items) recent.push(...((await index.blockTransactions(block.hash)) ?? []))
+      next = page.next
+    } while (recent.length < RECENT && next !== undefined)
+    const summaries = await Promise.all(recent.slice(0, RECENT).map(async (copy) => txSummary(copy, await historyOf(index, copy))))
+    writeJson(ctx, Buffer.from(`[${summaries.join(',')}]`))
+  })
 
   router.get('/txs/events', async (ctx) => {
     negotiate(ctx.get('accept') || undefined)

@@ -12,7 +12,7 @@ interface OpenApiDocument {
   components: { schemas: Record<string, { required?: string[] }>; parameters: Record<string, { name: string; in: string }> }
 }
 interface Operation {
-  parameters?: Array<{ $ref: string }>
+  parameters?: Array<{ $ref?: string; name?: string; in?: string }>
   responses: Record<string, { content?: Record<string, { schema: unknown; example?: unknown }> }>
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> }
 }
@@ -43,7 +43,12 @@ for (const profile of ['spec', 'chainweb'] as const) {
     t.match(schemas, /"prefixItems":\[/, 'tuples (nodeGenesisHeights) as prefixItems')
     for (const [path, item] of Object.entries(doc.paths))
       for (const [method, operation] of Object.entries(item)) {
-        const declared = (operation.parameters ?? []).map((parameter) => doc.components.parameters[parameter.$ref.split('/').pop()!])
+        // A shared parameter by reference, or one of the operation's own written out (chainweb-data's).
+        const declared = (operation.parameters ?? []).map((parameter) =>
+          parameter.$ref === undefined
+            ? { name: parameter.name ?? '', in: parameter.in ?? '' }
+            : doc.components.parameters[parameter.$ref.split('/').pop()!],
+        )
         for (const [, name] of path.matchAll(/\{([^}]+)\}/g))
           t.ok(
             declared.some((parameter) => parameter?.name === name && parameter?.in === 'path'),

@@ -1,4 +1,5 @@
 import { fill } from '@weft/devnet'
+import type { TransactionCopy } from '@weft/store'
 import t from 'tap'
 import { haskellScientific, utcTime } from '../../src/chainweb-data/detail-bodies.js'
 import type { RunningServer } from '../../src/index.js'
@@ -161,6 +162,131 @@ t.test('the spec profile has none of it; --no-index answers INDEX_DISABLED', asy
   const answer = await send(`${server.url}/txs/events?name=coin.TRANSFER`)
   t.equal(answer.status, 501)
   t.match(answer.body.toString('utf8'), /--no-index/)
+})
+
+t.test('/txs/tx, /txs/txs and /txs/recent: TxDetail and TxSummary from the stored command and result', async (t) => {
+  const server = await startNode(t, { data: dir, network: 'development', profile: 'chainweb' })
+  const all: TransactionCopy[] = []
+  for (const { block } of (await server.store.index.blocks({ limit: 1000 })).items)
+    all.push(...((await server.store.index.blockTransactions(block.hash)) ?? []))
+  const canonical = all.filter((copy) => copy.block.canonical)
+  const copy = canonical[0]!
+  const answer = await send(`${server.url}/txs/tx?requestkey=${copy.requestKey}`)
+  t.equal(answer.status, 200)
+  const detail = JSON.parse(answer.body.toString('utf8')) as Row
+  t.same(Object.keys(detail), [
+    'ttl',
+    'gasLimit',
+    'gasPrice',
+    'nonce',
+    'pactId',
+    'rollback',
+    'step',
+    'data',
+    'proof',
+    'gas',
+    'result',
+    'logs',
+    'metadata',
+    'continuation',
+    'txid',
+    'chain',
+    'height',
+    'blockTime',
+    'blockHash',
+    'creationTime',
+    'requestKey',
+    'sender',
+    'code',
+    'success',
+    'events',
+    'initialCode',
+    'previousSteps',
+    'signers',
+    'sigs',
+    'verifiers',
+  ])
+  // The same facts read independently: the block's payload over HTTP, parsed whole.
+  const base = `${server.url}/chainweb/0.0/development/chain/${copy.block.chain}`
+  const header = JSON.parse(
+    (
+      await send(`${base}/header/${copy.block.hash}`, { headers: { accept: 'application/json;blockheader-encoding=object' } })
+    ).body.toString('utf8'),
+  ) as Row
+  const payload = JSON.parse((await send(`${base}/payload/${String(header.payloadHash)}/outputs`)).body.toString('utf8')) as {
+    transactions: Array<[string, string]>
+  }
+  const [signedText = '', outputText = ''] = payload.transactions[copy.position]!
+  const signed = JSON.parse(Buffer.from(signedText, 'base64url').toString('utf8')) as { cmd: string; sigs: unknown[] }
+  const cmd = JSON.parse(signed.cmd) as { nonce: string; meta: Row; payload: { exec?: { code: string; data: unknown } } }
+  const output = JSON.parse(Buffer.from(outputText, 'base64url').toString('utf8')) as Row & { result: Row; events?: Row[] }
+  t.same(
+    [detail.ttl, detail.gasLimit, detail.gasPrice, detail.nonce, detail.sender, detail.code, detail.data],
+    [
+      cmd.meta.ttl,
+      cmd.meta.gasLimit,
+      cmd.meta.gasPrice,
+      cmd.nonce,
+      cmd.meta.sender,
+      cmd.payload.exec?.code ?? null,
+      cmd.payload.exec?.data ?? null,
+    ],
+  )
+  t.same(
+    [detail.gas, detail.txid, detail.success, detail.result],
+    [output.gas, output.txId ?? 0, output.result.status === 'success', output.result.data ?? output.result.error],
+  )
+  t.same(
+    [detail.requestKey, detail.blockHash, detail.height, detail.blockTime],
+    [copy.requestKey, copy.block.hash, header.height, utcTime(header.creationTime as number)],
+  )
+  t.equal((detail.events as Row[]).length, (output.events ?? []).length)
+  t.same(detail.sigs, signed.sigs)
+
+  const continued = canonical.find((candidate) => candidate.command.includes('\\"cont\\"'))
+  if (continued !== undefined) {
+    const step = JSON.parse((await send(`${server.url}/txs/tx?requestkey=${continued.requestKey}`)).body.toString('utf8')) as Row
+    t.type(step.pactId, 'string', 'a continuation names its pact')
+    const origin = JSON.parse((await send(`${server.url}/txs/tx?requestkey=${step.pactId}`)).body.toString('utf8')) as Row
+    t.equal(step.initialCode, origin.code, "initialCode: the pact's first transaction's code")
+    t.type(step.previousSteps, Array)
+  }
+
+  const orphanOnly = all.find(
+    (candidate) => !candidate.block.canonical && !canonical.some((other) => other.requestKey === candidate.requestKey),
+  )
+  if (orphanOnly !== undefined) {
+    const missing = await send(`${server.url}/txs/tx?requestkey=${orphanOnly.requestKey}`)
+    t.equal(missing.status, 404, 'a transaction only orphans hold is not /txs/tx')
+    t.equal(missing.body.toString('utf8'), 'Tx not found\n')
+    const copies = JSON.parse((await send(`${server.url}/txs/txs?requestkey=${orphanOnly.requestKey}`)).body.toString('utf8')) as Row[]
+    t.ok(copies.length >= 1 && copies.every((row) => row.requestKey === orphanOnly.requestKey), '/txs/txs lists every copy')
+  }
+  const none = await send(`${server.url}/txs/txs?requestkey=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)
+  t.equal(none.status, 404)
+  t.equal((await send(`${server.url}/txs/tx`)).body.toString('utf8'), 'You must specify a search string\n')
+  t.equal((await send(`${server.url}/txs/tx?requestkey=short`)).status, 404)
+
+  const recent = JSON.parse((await send(`${server.url}/txs/recent`)).body.toString('utf8')) as Row[]
+  t.equal(recent.length, 10)
+  t.same(Object.keys(recent[0]!), [
+    'chain',
+    'height',
+    'blockHash',
+    'creationTime',
+    'requestKey',
+    'sender',
+    'code',
+    'continuation',
+    'result',
+    'initialCode',
+    'previousSteps',
+  ])
+  t.same(
+    recent.map((row) => row.requestKey),
+    canonical.slice(0, 10).map((item) => item.requestKey),
+    'the newest ten of the winning branch',
+  )
 })
 
 t.test("Haskell's show of a Scientific and aeson's UTCTime", async (t) => {
