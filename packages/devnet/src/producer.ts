@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Block } from '@weft/block'
-import type { ChainStore } from '@weft/store'
+import { type ChainStore, StoreFullError } from '@weft/store'
 import { BraidMiner, loadWindows } from './braid-miner.js'
 import { InvalidDevnetOptionError } from './errors.js'
 import { checkForkRate, checkSeed } from './fill.js'
@@ -17,6 +17,11 @@ export interface ProducerOptions {
   seed?: string | number
   /** Called once if producing fails (e.g. the store refuses a block); the producer then halts. */
   onError?(error: unknown): void
+  /**
+   * Called when the store's disk is full (`STORE_FULL`): the producer does not halt, it waits for
+   * the store to take writes again and mines on from the store's cut (the blocks refused are dropped).
+   */
+  onStoreFull?(error: StoreFullError): void
 }
 
 /** A live block producer. */
@@ -41,7 +46,7 @@ export interface Producer {
  * store's cut, so a restarted producer continues the same chains on the same data folder.
  */
 export function createProducer(store: ChainStore, options: ProducerOptions): Producer {
-  const { blockDelay, forkRate = 0, seed = randomUUID(), onError } = options
+  const { blockDelay, forkRate = 0, seed = randomUUID(), onError, onStoreFull } = options
   if (!(typeof blockDelay === 'number' && Number.isFinite(blockDelay) && blockDelay > 0)) {
     throw new InvalidDevnetOptionError('blockDelay', 'a positive number of seconds', blockDelay)
   }
@@ -102,7 +107,15 @@ export function createProducer(store: ChainStore, options: ProducerOptions): Pro
         await sleep(earliest - now)
         continue
       }
-      await store.insertMany(blocks)
+      try {
+        await store.insertMany(blocks)
+      } catch (error) {
+        if (!(error instanceof StoreFullError)) throw error
+        onStoreFull?.(error)
+        await Promise.race([store.whenWritable(), new Promise<void>((resolve) => (wake = resolve))])
+        if (stopping) break
+        miner.reset(await loadWindows(store))
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 import { errorCode } from '@weft/errors'
 import { encodeHash } from '@weft/hash-text'
-import { CorruptStoreError, StoreClosedError } from '@weft/store'
+import { CorruptStoreError, StoreClosedError, StoreFullError } from '@weft/store'
 import { createContext, type IngestContext } from './context.js'
 import { IngestStoppedError } from './errors.js'
 import { InsertRate } from './insert-rate.js'
@@ -177,6 +177,10 @@ class IngestRunner implements Ingest {
         this.#apply({ type: 'stopped', at: Date.now() })
         return
       }
+      // Our own disk is full: no upstream's fault. The round ends once the store takes writes again,
+      // and the copy after it goes on from the blocks stored.
+      if (error instanceof StoreFullError) await this.#waitForStore(error)
+      if (this.#ctx.signal.aborted) return
       const fatal = error instanceof StoreClosedError || error instanceof CorruptStoreError
       this.#apply({ type: 'failed', at: Date.now(), fatal, random: Math.random() })
       if (this.#schedule.phase === 'failed') throw error
@@ -191,6 +195,17 @@ class IngestRunner implements Ingest {
         'ingest round failed; copying again after a backoff',
       )
     }
+  }
+
+  // Resolves once the store takes writes again (a closed store: the next round meets it), or at stop().
+  async #waitForStore(error: StoreFullError): Promise<void> {
+    this.#settings.logger.warn(
+      { folder: error.path, freeBytes: error.freeBytes },
+      'the store is full: ingest waits for it to take writes again',
+    )
+    const stopped = new Promise<void>((resolve) => this.#ctx.signal.addEventListener('abort', () => resolve(), { once: true }))
+    await Promise.race([this.#ctx.store.whenWritable().catch(() => undefined), stopped])
+    if (!this.#ctx.signal.aborted) this.#settings.logger.info({ folder: error.path }, 'the store takes writes again: ingest goes on')
   }
 
   // Resolves at `until` (never, when infinite), at the next event, or at stop().

@@ -6,6 +6,7 @@ import type { BlockReads } from './block-reads.js'
 import type { ChainHeads, HeadsDraft } from './chain-heads.js'
 import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
+import type { DiskGuard } from './disk-guard.js'
 import type { IndexKeeper } from './index-keeper.js'
 import { unpackIndexOperations } from './index-operations.js'
 import { blocksPerBatch, type EncodedBatch, encodeGroup, inBatches, type PendingInsert } from './insert-batches.js'
@@ -48,6 +49,8 @@ export interface BatchWriterParts {
   readonly syncWrites: boolean
   /** Whether blocks are written with their `@weft/index` entries (derived with the hashing checks). */
   readonly index: Pick<IndexKeeper, 'writes'>
+  /** Runs each write: refuses it while the disk is full, and notices a full disk. */
+  readonly guard: Pick<DiskGuard, 'write'>
 }
 
 /**
@@ -285,7 +288,7 @@ export class BatchWriter {
     // about twice the main thread's time per put for the same atomic write.
     const batch = this.#parts.db.batch()
     for (const operation of prepared.operations) batch.put(operation.key, operation.value)
-    await batch.write({ sync: this.#parts.syncWrites })
+    await this.#parts.guard.write(() => batch.write({ sync: this.#parts.syncWrites }))
     this.#parts.heads.commit(prepared.heads)
     this.#parts.cut.move(prepared.cut)
     // Only now are the staged blocks durable, so only now may they answer for parents.

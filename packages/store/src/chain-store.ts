@@ -1,5 +1,6 @@
 import type { Block, Header, Network } from '@weft/block'
 import type { AncestorSource, HeaderRef } from '@weft/traversal'
+import type { WriteState } from './disk-guard.js'
 import type { EngineStats } from './engine-stats.js'
 import type { RangeItem } from './keys.js'
 import type { StoreSnapshot } from './snapshot/read-snapshot.js'
@@ -87,6 +88,10 @@ export interface ChainStore extends AncestorSource {
    * opened, its memory). Optional: a store on another engine may have nothing to say.
    */
   engineStats?(): EngineStats
+  /** Whether the store takes writes: not while its disk is full (`STORE_FULL`), until a check finds room again. */
+  writeState(): WriteState
+  /** Resolves once the store takes writes (at once when it does); rejects with `StoreClosedError` if it closes first. */
+  whenWritable(): Promise<void>
   subscribe(listener: StoreListener): () => void
   close(): Promise<void>
 }

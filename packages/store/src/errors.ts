@@ -191,11 +191,33 @@ export class ListenerError extends StoreError {
 }
 
 /**
+ * The disk under the store is full (ENOSPC): the write was not made, and the store takes none until
+ * there is room again (it checks on a backoff); reads go on.
+ */
+export class StoreFullError extends StoreError {
+  static override readonly codes = ['STORE_FULL'] as const
+  /** The store's folder. */
+  readonly path: string
+  /** Bytes free for this user on the folder's file system when the write failed (`fs.statfs`), -1 when unknown. */
+  readonly freeBytes: number
+  constructor(path: string, freeBytes: number, options?: ErrorOptions) {
+    super(
+      'STORE_FULL',
+      `Expected room to write in ${path}, but its disk is full (${freeBytes < 0 ? 'unknown' : freeBytes} bytes free): ` +
+        'the store writes nothing until space is freed, and serves reads meanwhile',
+      options,
+    )
+    this.path = path
+    this.freeBytes = freeBytes
+  }
+}
+
+/**
  * Why classic-level could not open or read a folder while the store opened: another process holds
  * its lock, this user may not read or write it, a file stands where the folder should be, LevelDB
- * found it corrupt, or anything else (`failed`).
+ * found it corrupt, its disk is full, or anything else (`failed`).
  */
-export type StoreOpenReason = 'locked' | 'permission-denied' | 'not-a-folder' | 'corrupt' | 'failed'
+export type StoreOpenReason = 'locked' | 'permission-denied' | 'not-a-folder' | 'corrupt' | 'disk-full' | 'failed'
 
 /** classic-level could not open the folder, or failed while the store read it to open (`reason` says why). */
 export class StoreOpenError extends StoreError {

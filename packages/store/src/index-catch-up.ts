@@ -1,3 +1,5 @@
+import type { DiskGuard } from './disk-guard.js'
+import { StoreFullError } from './errors.js'
 import type { IndexKeeper } from './index-keeper.js'
 import { unpackIndexOperations } from './index-operations.js'
 import { encodeIndexState, type IndexState, indexStateKey } from './index-state.js'
@@ -12,6 +14,8 @@ export interface CatchUpParts {
   readonly keeper: IndexKeeper
   /** Runs a write in turn with the block writes (`BatchWriter.exclusive`). */
   exclusive<T>(task: () => Promise<T>): Promise<T>
+  /** Runs each write; while the disk is full the catch-up waits for it to take writes again. */
+  readonly guard: Pick<DiskGuard, 'write' | 'whenWritable'>
   readonly syncWrites: boolean
   /** Blocks read from each chain per step (default 64). */
   readonly blocksPerChain?: number
@@ -77,7 +81,13 @@ export class IndexCatchUp {
       for (;;) {
         const state = this.#parts.keeper.state
         if (this.#stopping || state.state !== 'catching-up') return
-        await this.#step(state)
+        try {
+          await this.#step(state)
+        } catch (error) {
+          // A full disk pauses the catch-up (its step was not written); a closed store ends the wait.
+          if (!(error instanceof StoreFullError)) throw error
+          await this.#parts.guard.whenWritable()
+        }
       }
     } catch (error) {
       this.#error = error as Error
@@ -103,7 +113,7 @@ export class IndexCatchUp {
       for (const operations of packed)
         for (const { key, value } of unpackIndexOperations(operations)) batch.put(key as Buffer, value as Buffer)
       batch.put(indexStateKey, encodeIndexState(next))
-      await batch.write({ sync: syncWrites })
+      await this.#parts.guard.write(() => batch.write({ sync: syncWrites }))
     })
     keeper.move(next)
     this.#indexed += stored.length

@@ -1,6 +1,7 @@
 export type { AncestorSource, HeaderRef, HeaderSource } from '@weft/traversal'
 export type { ChainStore, CutPolicy, JoinedBlock, RangeQuery, StoredHeader, StoreEvent, StoreListener } from './chain-store.js'
 export { type DeviceReadAhead, deviceReadAhead } from './device-read-ahead.js'
+export { type DiskChecks, freeBytesOf, type WriteState } from './disk-guard.js'
 export { type EngineLevel, type EngineStats, engineStatsOf } from './engine-stats.js'
 export {
   type BlockViolation,
@@ -18,6 +19,7 @@ export {
   SnapshotTargetError,
   StoreClosedError,
   StoreError,
+  StoreFullError,
   StoreOpenError,
   type StoreOpenReason,
   UnsupportedLayoutError,

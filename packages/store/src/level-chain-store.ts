@@ -7,6 +7,7 @@ import { BlockReads } from './block-reads.js'
 import { ChainHeads } from './chain-heads.js'
 import type { ChainStore, CutPolicy, RangeQuery, StoredHeader, StoreListener } from './chain-store.js'
 import { ChangeFeed } from './change-feed.js'
+import type { DiskGuard, WriteState } from './disk-guard.js'
 import { type EngineStats, engineStatsOf } from './engine-stats.js'
 import { InvalidCutError, StoreClosedError } from './errors.js'
 import { IndexCatchUp } from './index-catch-up.js'
@@ -41,6 +42,8 @@ export interface LevelChainStoreOptions {
   readonly index: IndexState
   /** Blocks the index catch-up reads from each chain per step. */
   readonly indexCatchUpBlocks?: number | undefined
+  /** Runs every write (see `DiskGuard`); closed with the store. */
+  readonly guard: DiskGuard
 }
 
 /** The `ChainStore` on one classic-level database: reads, the batch writer, the heads, the cut and the change feed put together. */
@@ -59,6 +62,7 @@ export class LevelChainStore implements ChainStore {
   readonly #syncWrites: boolean
   readonly #keeper: IndexKeeper
   readonly #catchUp: IndexCatchUp
+  readonly #guard: DiskGuard
   #closed = false
   #closing: Promise<void> | undefined
 
@@ -72,6 +76,7 @@ export class LevelChainStore implements ChainStore {
     for (const head of heads.values()) this.#recent.add(head)
     this.#pool = new ValidationPool(options.validationThreads)
     this.#keeper = new IndexKeeper(options.index)
+    this.#guard = options.guard
     this.#writer = new BatchWriter({
       db,
       network,
@@ -84,6 +89,7 @@ export class LevelChainStore implements ChainStore {
       pool: this.#pool,
       syncWrites: options.syncWrites,
       index: this.#keeper,
+      guard: options.guard,
     })
     this.#syncWrites = options.syncWrites
     this.#catchUp = new IndexCatchUp({
@@ -91,6 +97,7 @@ export class LevelChainStore implements ChainStore {
       pool: this.#pool,
       keeper: this.#keeper,
       exclusive: (task) => this.#writer.exclusive(task),
+      guard: options.guard,
       syncWrites: options.syncWrites,
       ...(options.indexCatchUpBlocks === undefined ? {} : { blocksPerChain: options.indexCatchUpBlocks }),
     })
@@ -208,7 +215,7 @@ export class LevelChainStore implements ChainStore {
       feed: this.#feed,
       syncWrites: this.#syncWrites,
     }
-    await this.#writer.exclusive(() => adoptCut(parts, hashes))
+    await this.#writer.exclusive(() => this.#guard.write(() => adoptCut(parts, hashes)))
   }
 
   snapshot(): StoreSnapshot {
@@ -219,6 +226,14 @@ export class LevelChainStore implements ChainStore {
   engineStats(): EngineStats {
     this.#assertOpen()
     return engineStatsOf(this.#db)
+  }
+
+  writeState(): WriteState {
+    return this.#guard.state
+  }
+
+  whenWritable(): Promise<void> {
+    return this.#guard.whenWritable()
   }
 
   subscribe(listener: StoreListener): () => void {
@@ -234,6 +249,7 @@ export class LevelChainStore implements ChainStore {
 
   async #close(): Promise<void> {
     this.#closed = true
+    await this.#guard.close()
     await this.#catchUp.stop()
     await this.#writer.drain()
     this.#feed.clear()

@@ -20,7 +20,16 @@ const rules: ReadonlyArray<readonly [StoreOpenReason, (cause: Cause) => boolean]
   ['permission-denied', (cause) => cause.code === 'EACCES' || cause.code === 'EPERM' || /permission denied/i.test(cause.message)],
   ['not-a-folder', (cause) => cause.code === 'EEXIST' || cause.code === 'ENOTDIR'],
   ['corrupt', (cause) => cause.code === 'LEVEL_CORRUPTION'],
+  ['disk-full', (cause) => isNoSpace(cause)],
 ]
+
+// LevelDB words ENOSPC in the message of its IO error (`IO error: <file>: No space left on device`).
+const isNoSpace = (cause: Cause): boolean => cause.code === 'ENOSPC' || /no space left on device/i.test(cause.message)
+
+/** Whether `error` (or a cause of it) is the disk refusing a write for want of space. */
+export function isDiskFull(error: unknown): boolean {
+  return causes(error).some(isNoSpace)
+}
 
 /** Why classic-level (or the system under it) failed to open or read the folder: the first reason any cause of `error` shows, else `failed`. */
 export function openFailureReason(error: unknown): StoreOpenReason {

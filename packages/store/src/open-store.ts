@@ -5,7 +5,8 @@ import { ClassicLevel } from 'classic-level'
 import { BlockReads } from './block-reads.js'
 import { readHeads } from './chain-heads.js'
 import type { ChainStore, CutPolicy } from './chain-store.js'
-import { CorruptStoreError, NetworkMismatchError, UnsupportedLayoutError } from './errors.js'
+import { type DiskChecks, DiskGuard, type WriteState } from './disk-guard.js'
+import { CorruptStoreError, NetworkMismatchError, StoreFullError, UnsupportedLayoutError } from './errors.js'
 import { openIndexState } from './index-state.js'
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
@@ -59,6 +60,13 @@ export interface OpenStoreOptions {
    * opens a store for a moment may leave it to the next open: the index then stays incomplete.
    */
   indexCatchUp?: boolean
+  /**
+   * When a store whose disk filled up (`STORE_FULL`) checks for room again: first wait, longest
+   * wait, and the free bytes it needs before it tries a write (see `DiskChecks`).
+   */
+  diskChecks?: DiskChecks
+  /** Told each change of `writeState()`: the disk filled up (once, until it takes writes again), or takes writes again. */
+  onWriteState?: (state: WriteState) => void
 }
 
 // 3: index entries (`i` keys) and the index state record (`m·index`). 2: a block's payload lives in
@@ -113,6 +121,13 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
   } catch (error) {
     throw openFailure(options.path, error)
   }
+  const guard = new DiskGuard({
+    db,
+    path: options.path,
+    syncWrites: options.syncWrites ?? false,
+    checks: options.diskChecks ?? {},
+    onChange: options.onWriteState,
+  })
   try {
     const storedNetwork = await db.get(metaKey('network'))
     const created = storedNetwork === undefined
@@ -156,6 +171,7 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
       adopted: cutPolicy === 'adopted' ? await readAdopted(db, reads) : undefined,
       index,
       indexCatchUpBlocks: options.indexCatchUpBlocks,
+      guard,
     })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.
     await store.insertMany(genesisBlocks(network))
@@ -169,10 +185,12 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
     if (options.indexCatchUp ?? true) store.startIndexCatchUp()
     return store
   } catch (error) {
+    await guard.close()
     await db.close()
     // The store's own refusals as they are; the engine failing on a read or write of the open (a table
     // file found corrupt, a disk error) is a failure to open, with its reason.
-    throw isWeftError(error) ? error : openFailure(options.path, error)
+    // A full disk while the store opens (its genesis blocks) is a failure to open, reason `disk-full`.
+    throw isWeftError(error) && !(error instanceof StoreFullError) ? error : openFailure(options.path, error)
   }
 }
 
