@@ -74,7 +74,7 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
     { store: node.store, rules: node.rules },
     base,
   )
-  registerReadyRoute(router, node.ingest)
+  registerReadyRoute(router, node.ingest, node.store)
   if (rules.pactService)
     registerPactRoutes(
       router,

@@ -145,6 +145,7 @@ export class StoreUnavailableError extends ServerError {
     'NOT_A_STORE',
     'STORE_WRONG_NETWORK',
     'STORE_CORRUPT',
+    'STORE_DISK_FULL',
     'STORE_UNAVAILABLE',
   ] as const
   constructor(code: (typeof StoreUnavailableError.codes)[number], message: string, options?: ErrorOptions) {

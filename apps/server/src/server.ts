@@ -16,6 +16,7 @@ import { createMetrics, type NodeMetrics } from './operator/metrics.js'
 import { readAheadWarning } from './operator/read-ahead-check.js'
 import { type SnapshotSchedule, startSnapshotSchedule } from './operator/snapshot-publisher.js'
 import { BlockWaits } from './pact/block-waits.js'
+import { logWriteState, registerStoreStateMetrics } from './operator/store-state.js'
 import { profiles } from './profile/profiles.js'
 import { reportedRelease } from './profile/release.js'
 import { BranchContinuations } from './read/branch-continuations.js'
@@ -89,6 +90,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     cutPolicy: upstreamMode ? 'adopted' : 'fork-choice',
     syncWrites: config.syncWrites,
     index: config.index,
+    onWriteState: (state) => logWriteState(log, state),
     // A store written by an earlier Weft is checked by the rules it did not check, once (see the root README, "Upgrading").
     onRulesCheck: ({ height, top, blocks }) =>
       log.info(
@@ -138,6 +140,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
   }
   const { headerUpdates, blockUpdates, announcements, limits, requests, readSlots } = node
   registerTrafficMetrics(metrics.registry, { limits, requests, readSlots })
+  registerStoreStateMetrics(metrics.registry, store)
   const stopFeed = feedUpdateStreams(
     { store, rules, headerUpdates, blockUpdates, announcements, maxPendingPayloads: config.maxPendingPayloads },
     log,

@@ -21,6 +21,18 @@ const HeaderBinaryText = Type.String({ pattern: '^[A-Za-z0-9_-]+$', description:
 
 const HeadSummary = Type.Object({ height: Type.Integer({ minimum: 0 }), hash: BlockHash })
 
+/** Whether the store takes writes (operator/store-state.ts). */
+const StoreWriteStatus = Type.Object(
+  {
+    writable: Type.Boolean(),
+    reason: Type.Union([Type.Literal('STORE_FULL'), Type.Null()]),
+    folder: Type.Union([Type.String(), Type.Null()]),
+    freeBytes: Type.Union([Type.Integer({ minimum: -1 }), Type.Null()]),
+    since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { description: 'whether the store takes writes: not while the disk under it is full (reads go on)' },
+)
+
 /** The body of `GET /status` (operator/node-status.ts). */
 const NodeStatus = Type.Object({
   network: NetworkName,
@@ -39,6 +51,7 @@ const NodeStatus = Type.Object({
       creationTime: Type.Integer({ description: 'microseconds' }),
     }),
   ),
+  store: StoreWriteStatus,
   reorgs: Type.Array(
     Type.Object({
       chain: ChainId,
@@ -54,6 +67,7 @@ const NodeStatus = Type.Object({
 /** The body of `GET /ready` (routes/ready-route.ts), 200 and 503 alike. */
 const ReadyBody = Type.Object({
   ready: Type.Boolean(),
+  store: StoreWriteStatus,
   phase: Type.String({ description: '`devnet`, or the ingest phase: `starting`, `copying`, `following`, `stopped`, `failed`' }),
   lag: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 0 }), {
     description: "chain id -> heights behind the best upstream's cut",

@@ -65,6 +65,11 @@ const answers: Readonly<Record<StoreOpenReason, (folder: string, detail: string)
     `Expected a readable store in ${folder}, but it is corrupt (${detail}). ` +
       'Fix: move the folder aside and start on a new one (or restore a snapshot); the node then syncs again',
   ],
+  'disk-full': (folder, detail) => [
+    'STORE_DISK_FULL',
+    `Expected room to open the store in ${folder}, but its disk is full (${detail}). ` +
+      'Fix: free space on that disk (LevelDB writes its log and a table when it opens), then start again',
+  ],
   failed: (folder, detail) => ['STORE_UNAVAILABLE', `Expected to open the store in ${folder}, but it failed: ${detail}`],
 }
 

@@ -2,6 +2,7 @@ import { encodeHash } from '@weft/hash-text'
 import type { ChainStore } from '@weft/store'
 import { basePath, type ProfileRules } from '../profile/profiles.js'
 import type { ChainActivity, Reorg } from './chain-activity.js'
+import { type StoreWriteStatus, storeWriteStatus } from './store-state.js'
 
 /** One chain's head in the node's cut, for the status page. */
 export interface ChainHead {
@@ -26,6 +27,8 @@ export interface NodeStatus {
   readonly cutHeight: number
   readonly blocksPerSecond: number
   readonly chains: readonly ChainHead[]
+  /** Whether the store takes writes (not while its disk is full). */
+  readonly store: StoreWriteStatus
   readonly reorgs: readonly Reorg[]
 }
 
@@ -54,6 +57,7 @@ export function nodeStatus(facts: StatusFacts, activity: ChainActivity): NodeSta
     cutHeight: chains.reduce((sum, head) => sum + head.height, 0),
     blocksPerSecond: Math.round(activity.blocksPerSecond() * 1000) / 1000,
     chains,
+    store: storeWriteStatus(store.writeState()),
     reorgs: activity.recentReorgs(),
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { NodeStatus } from './node-status.js'
 import { statusScript } from './status-script.js'
+import { storeText } from './store-state.js'
 
 const style = `
 body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem auto; max-width: 60rem; padding: 0 1rem; color: #1d2430; background: #fbfbfd; }
@@ -59,6 +60,7 @@ export function statusPage(status: NodeStatus): string {
 <dt>blocks per second</dt><dd id="rate">${status.blocksPerSecond.toFixed(2)}</dd>
 <dt>readiness</dt><dd id="ready">${escapeHtml(status.source)}</dd>
 <dt>chains</dt><dd id="chain-count">${status.chains.length}</dd>
+<dt>store</dt><dd id="store">${escapeHtml(storeText(status.store))}</dd>
 </dl>
 <ul id="upstreams"></ul>
 <h2>Heads of the cut</h2>

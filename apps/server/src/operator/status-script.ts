@@ -21,6 +21,8 @@ function draw() {
   if (!status) return
   $('cut-height').textContent = String(status.cutHeight)
   $('rate').textContent = status.blocksPerSecond.toFixed(2)
+  const store = status.store
+  $('store').textContent = store.writable ? 'writable' : 'full: ' + store.freeBytes + ' bytes free in ' + store.folder + ', writes stopped'
   const chains = $('chains')
   chains.replaceChildren()
   for (const head of status.chains) {

@@ -1,11 +1,15 @@
 import type Router from '@koa/router'
 import type { Ingest, IngestStatus } from '@weft/ingest'
+import type { ChainStore, WriteState } from '@weft/store'
 import { setFreshness } from '../http/caching.js'
 import { writeJson } from '../http/responses.js'
+import { type StoreWriteStatus, storeWriteStatus } from '../operator/store-state.js'
 
 /** The body of `GET /ready`. */
 export interface ReadyBody {
   readonly ready: boolean
+  /** Whether the store takes writes: a full disk makes the node unready (reads go on). */
+  readonly store: StoreWriteStatus
   /** `devnet` (the node produces its own blocks), or the ingest phase: `starting`, `copying`, `following`, `stopped`, `failed`. */
   readonly phase: string
   /** Chain id -> heights behind the best upstream's cut. */
@@ -24,11 +28,13 @@ export interface ReadyBody {
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString())
 
-/** The readiness answer of a node: ready once open in devnet mode, else as ingest judges it. */
-export function readyBody(status: IngestStatus | undefined): ReadyBody {
-  if (status === undefined) return { ready: true, phase: 'devnet', lag: {}, maxLag: null, staleAfter: null, upstreams: [] }
+/** The readiness answer of a node: ready once open in devnet mode, else as ingest judges it; never while the store takes no writes. */
+export function readyBody(status: IngestStatus | undefined, writeState: WriteState): ReadyBody {
+  const store = storeWriteStatus(writeState)
+  if (status === undefined) return { ready: store.writable, store, phase: 'devnet', lag: {}, maxLag: null, staleAfter: null, upstreams: [] }
   return {
-    ready: status.ready,
+    ready: status.ready && store.writable,
+    store,
     phase: status.phase,
     lag: Object.fromEntries([...status.lag].sort(([a], [b]) => a - b).map(([chain, heights]) => [String(chain), heights])),
     maxLag: status.maxLag,
@@ -46,10 +52,10 @@ export function readyBody(status: IngestStatus | undefined): ReadyBody {
   }
 }
 
-/** GET /ready at the host root, both profiles: 200 when fit to serve, else 503, each with the JSON body above (Accept is ignored, as a load balancer's probe expects). */
-export function registerReadyRoute(router: Router, ingest: Ingest | undefined): void {
+/** GET /ready at the host root, both profiles: 200 when fit to serve, else 503 (behind its upstream, or its disk full), each with the JSON body above (Accept is ignored, as a load balancer's probe expects). */
+export function registerReadyRoute(router: Router, ingest: Ingest | undefined, store: ChainStore): void {
   router.get('/ready', (ctx) => {
-    const body = readyBody(ingest?.status())
+    const body = readyBody(ingest?.status(), store.writeState())
     ctx.status = body.ready ? 200 : 503
     setFreshness(ctx, 'private')
     writeJson(ctx, Buffer.from(JSON.stringify(body)))
