@@ -146,6 +146,7 @@ export class StoreUnavailableError extends ServerError {
     'STORE_WRONG_NETWORK',
     'STORE_CORRUPT',
     'STORE_DISK_FULL',
+    'STORE_READ_ONLY',
     'STORE_UNAVAILABLE',
   ] as const
   constructor(code: (typeof StoreUnavailableError.codes)[number], message: string, options?: ErrorOptions) {

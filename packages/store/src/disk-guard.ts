@@ -23,12 +23,20 @@ export type WriteState =
 /** When a full store checks for room again. */
 export interface DiskChecks {
   /** First wait after the failed write, ms; it doubles per check up to `maxMs` (default 1,000). */
-  readonly firstMs?: number | undefined
+  readonly firstMs?: number
   /** Longest wait between two checks, ms (default 30,000). */
-  readonly maxMs?: number | undefined
-  /** Bytes that must be free before a check tries to write again (default 16 MiB: one memtable, the table its flush writes). */
-  readonly resumeFreeBytes?: number | undefined
+  readonly maxMs?: number
+  /**
+   * Bytes that must be free (`fs.statfs`, for this user) before a check tries to write again
+   * (default 16 MiB: one memtable, the size of the table its flush writes).
+   */
+  readonly resumeFreeBytes?: number
 }
+
+const defaultChecks: Required<DiskChecks> = { firstMs: 1000, maxMs: 30_000, resumeFreeBytes: 16 * 1024 * 1024 }
+
+// A failure of closing or opening the database during a check: the write that follows says whether it takes writes.
+const ignore = (): undefined => undefined
 
 /** What a `DiskGuard` guards. */
 export interface DiskGuardParts {
@@ -61,6 +69,7 @@ export async function freeBytesOf(path: string): Promise<number> {
  */
 export class DiskGuard {
   readonly #parts: DiskGuardParts
+  readonly #checks: Required<DiskChecks>
   #state: WriteState = { writable: true }
   #error: StoreFullError | undefined
   #timer: NodeJS.Timeout | undefined
@@ -70,6 +79,7 @@ export class DiskGuard {
 
   constructor(parts: DiskGuardParts) {
     this.#parts = parts
+    this.#checks = { ...defaultChecks, ...parts.checks }
   }
 
   /** The write state of this moment. */
@@ -93,7 +103,7 @@ export class DiskGuard {
     if (this.#state.writable) return Promise.resolve()
     if (this.#closed) return Promise.reject(new StoreClosedError())
     // Someone waits for the disk: the next check keeps the process alive.
-    this.#timer?.ref()
+    this.#timer!.ref()
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }))
   }
 
@@ -105,17 +115,18 @@ export class DiskGuard {
     for (const waiter of this.#waiters.splice(0)) waiter.reject(new StoreClosedError())
   }
 
+  // Writes run one at a time (the store's write queue), so only one write at a time can fail here.
   async #becomeFull(cause: unknown): Promise<StoreFullError> {
-    if (this.#error !== undefined) return this.#error
     const freeBytes = await freeBytesOf(this.#parts.path)
-    if (this.#error !== undefined) return this.#error
     this.#error = new StoreFullError(this.#parts.path, freeBytes, { cause })
     this.#change({ writable: false, reason: 'full', path: this.#parts.path, freeBytes, since: Date.now(), checks: 0 })
-    this.#schedule(this.#parts.checks.firstMs ?? 1000)
+    this.#schedule(this.#checks.firstMs)
     return this.#error
   }
 
   #schedule(ms: number): void {
+    // A check that close() waited for must not start another, which would open the database again.
+    /* c8 ignore next */
     if (this.#closed) return
     this.#timer = setTimeout(() => {
       this.#checking = this.#check(ms).finally(() => {
@@ -126,20 +137,21 @@ export class DiskGuard {
     if (this.#waiters.length === 0) this.#timer.unref()
   }
 
+  // Runs only while full: the timer is set when the store becomes full or a check fails, and cleared by close().
   async #check(waited: number): Promise<void> {
-    const state = this.#state
-    if (state.writable || this.#closed) return
+    const state = this.#state as Extract<WriteState, { writable: false }>
     const freeBytes = await freeBytesOf(this.#parts.path)
-    const next = Math.min(waited * 2, this.#parts.checks.maxMs ?? 30_000)
+    const next = Math.min(waited * 2, this.#checks.maxMs)
     this.#state = { ...state, freeBytes, checks: state.checks + 1 }
-    if (freeBytes >= 0 && freeBytes < (this.#parts.checks.resumeFreeBytes ?? 16 * 1024 * 1024)) return this.#schedule(next)
+    // Unknown free space (-1) counts as none: a system without statfs would never take writes again, which none that Node runs on is.
+    if (freeBytes < this.#checks.resumeFreeBytes) return this.#schedule(next)
     // Always opened again before the next write: a write that failed for want of space can leave a
     // torn record at the end of LevelDB's log, and records appended after it were lost when the log
     // was replayed (measured: every block written after the resume, gone after a restart). Opening
     // again replays the log up to the tear into a table and starts a new log; it also clears an
     // error LevelDB latched (a compaction that failed for want of space refuses every write after).
-    await this.#reopen()
-    if (this.#closed) return
+    await this.#parts.db.close().catch(ignore)
+    await this.#parts.db.open().catch(ignore)
     if (!(await this.#tryWrite())) return this.#schedule(next)
     this.#error = undefined
     this.#change({ writable: true })
@@ -152,19 +164,6 @@ export class DiskGuard {
       return true
     } catch {
       return false
-    }
-  }
-
-  async #reopen(): Promise<void> {
-    try {
-      await this.#parts.db.close()
-    } catch {
-      // Closing failed: the database stays open, and the write below says whether it takes writes.
-    }
-    try {
-      await this.#parts.db.open()
-    } catch {
-      // Left to the next check, which opens it again (reads meanwhile fail: LEVEL_DATABASE_NOT_OPEN).
     }
   }
 

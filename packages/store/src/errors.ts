@@ -215,9 +215,10 @@ export class StoreFullError extends StoreError {
 /**
  * Why classic-level could not open or read a folder while the store opened: another process holds
  * its lock, this user may not read or write it, a file stands where the folder should be, LevelDB
- * found it corrupt, its disk is full, or anything else (`failed`).
+ * found it corrupt, its disk is full, it lies on a read-only file system (classic-level opens none read-only: LevelDB
+ * takes a lock file and writes its log), or anything else (`failed`).
  */
-export type StoreOpenReason = 'locked' | 'permission-denied' | 'not-a-folder' | 'corrupt' | 'disk-full' | 'failed'
+export type StoreOpenReason = 'locked' | 'read-only' | 'permission-denied' | 'not-a-folder' | 'corrupt' | 'disk-full' | 'failed'
 
 /** classic-level could not open the folder, or failed while the store read it to open (`reason` says why). */
 export class StoreOpenError extends StoreError {

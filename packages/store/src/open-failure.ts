@@ -17,6 +17,8 @@ function causes(error: unknown): Cause[] {
 // The first rule that any cause meets names the reason; classic-level words a denied permission in its message only.
 const rules: ReadonlyArray<readonly [StoreOpenReason, (cause: Cause) => boolean]> = [
   ['locked', (cause) => cause.code === 'LEVEL_LOCKED'],
+  // classic-level has no read-only mode: LevelDB takes its LOCK file and writes its log even to read.
+  ['read-only', (cause) => cause.code === 'EROFS' || /read-only file system/i.test(cause.message)],
   ['permission-denied', (cause) => cause.code === 'EACCES' || cause.code === 'EPERM' || /permission denied/i.test(cause.message)],
   ['not-a-folder', (cause) => cause.code === 'EEXIST' || cause.code === 'ENOTDIR'],
   ['corrupt', (cause) => cause.code === 'LEVEL_CORRUPTION'],

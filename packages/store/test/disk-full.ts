@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { type Block, genesisBlock, getNetwork, type Header } from '@weft/block'
 import t from 'tap'
@@ -36,6 +36,7 @@ t.test('a full disk stops the writes with STORE_FULL, reads go on, and writes re
   const before = mineLine(network, genesisBlock(network, 0).header, 8, { payload: makePayload('before', 4) })
   await store.insertMany(before)
   t.same(store.writeState(), { writable: true })
+  await store.whenWritable()
 
   await disk.fill()
   const { acked, refused, error } = await insertUntilFull(store, 'full')
@@ -87,6 +88,7 @@ t.test(
     const waiting = t.rejects(store.whenWritable(), { code: 'STORE_CLOSED' })
     await store.close()
     await waiting
+    await t.rejects(store.whenWritable(), { code: 'STORE_CLOSED' }, 'asked after the close')
     const fresh = join(disk.path, 'fresh')
     await t.rejects(openStore({ path: fresh, network: 'test-singleton' }), { code: 'STORE_OPEN_FAILED', reason: 'disk-full' })
   },
@@ -127,3 +129,60 @@ t.test('a writer killed while its disk is full loses no acknowledged block: the 
   t.equal(found.filter((ref) => ref === undefined).length, 0, `all ${acknowledged.length} acknowledged blocks are stored`)
   t.same(store.writeState(), { writable: true })
 })
+
+t.test('a store on a read-only mount is refused: STORE_OPEN_FAILED, reason read-only (LevelDB writes to open)', async (t) => {
+  const disk = mountTmpfs(t, 1024 * 1024)
+  if (disk === undefined) return
+  const path = join(disk.path, 'store')
+  await (await openStore({ path, network: 'test-singleton' })).close()
+  execFileSync('mount', ['-o', 'remount,ro', disk.path])
+  await t.rejects(openStore({ path, network: 'test-singleton' }), {
+    code: 'STORE_OPEN_FAILED',
+    reason: 'read-only',
+    detail: /Read-only file system/,
+  })
+})
+
+t.test('a second process on the same folder is refused: STORE_OPEN_FAILED, reason locked', async (t) => {
+  const dir = t.testdir()
+  const path = join(dir, 'store')
+  const store = await openStore({ path, network: 'test-singleton' })
+  t.teardown(() => store.close())
+  // The crash test's writer, on a folder this process holds: its openStore fails, and it ends.
+  const writer = transpiledFixture(dir, 'test/fixtures/crash-writer.ts')
+  const child = spawnSync(process.execPath, [writer, path, '1'], { encoding: 'utf8' })
+  t.not(child.status, 0)
+  t.match(child.stderr, /code: 'STORE_OPEN_FAILED'/)
+  t.match(child.stderr, /reason: 'locked'/)
+  t.match(child.stderr, /LOCK/)
+})
+
+t.test('a check that finds room by statfs but a disk that still refuses stays full, and checks again', async (t) => {
+  const disk = mountTmpfs(t, 2 * 1024 * 1024)
+  if (disk === undefined) return
+  const path = join(disk.path, 'store')
+  const states: WriteState[] = []
+  // No bytes needed: every check opens the database again and tries a write, on a disk still full.
+  const diskChecks = { firstMs: 10, maxMs: 40, resumeFreeBytes: 0 }
+  const store = await openStore({ path, network: 'test-singleton', diskChecks, onWriteState: (state) => states.push(state) })
+  t.teardown(() => store.close())
+  await disk.fill()
+  const { acked } = await insertUntilFull(store, 'refuses')
+  await until(() => {
+    const state = store.writeState()
+    return !state.writable && state.checks >= 3
+  })
+  t.equal(states.length, 1, 'still full after three checks, told once')
+  await disk.free()
+  await store.whenWritable()
+  for (const block of acked) t.ok(await store.getHeader(block.header.hash))
+  t.equal(await store.insertMany(mineLine(network, store.cut().get(0)!, 2, { payload: makePayload('resumed', 1) })), 2)
+})
+
+// Resolves once `condition` holds, checked every 20 ms (a state of the store with no event of its own), within a minute.
+async function until(condition: () => boolean): Promise<void> {
+  for (const end = Date.now() + 60_000; !condition(); ) {
+    if (Date.now() > end) throw new Error('Expected the state within a minute')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

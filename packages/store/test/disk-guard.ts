@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
 import t from 'tap'
-import { DiskGuard, type WriteState } from '../src/disk-guard.js'
+import { DiskGuard, freeBytesOf, type WriteState } from '../src/disk-guard.js'
 import { StoreFullError } from '../src/index.js'
 import { mountTmpfs } from './fixtures/tmpfs.js'
 
@@ -62,3 +62,7 @@ t.test(
     t.same(await db.get(Buffer.from('after')), Buffer.from('x'))
   },
 )
+
+t.test('the free bytes of a folder that is not there are unknown: -1', async (t) => {
+  t.equal(await freeBytesOf(join(t.testdir(), 'missing')), -1)
+})

@@ -51,6 +51,11 @@ const answers: Readonly<Record<StoreOpenReason, (folder: string, detail: string)
     `Expected to open the store in ${folder}, but another process holds its lock (another weft-server or weft-devnet on the same folder). ` +
       'Fix: stop that process, or give --data another folder (each node needs a store of its own)',
   ],
+  'read-only': (folder) => [
+    'STORE_READ_ONLY',
+    `Expected to open the store in ${folder}, but it lies on a read-only file system, and LevelDB writes to open a store (its lock file and log). ` +
+      'Fix: mount it read-write, or copy the folder to a writable disk and give --data that copy',
+  ],
   'permission-denied': (folder) => [
     'STORE_PERMISSION_DENIED',
     `Expected to read and write the store in ${folder}, but permission was denied to this user (uid ${process.getuid?.() ?? '?'}). ` +
