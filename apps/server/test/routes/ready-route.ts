@@ -15,7 +15,15 @@ t.test('a devnet node is ready once its store is open', async (t) => {
   const response = await send(`${node.url}/ready`, { headers: { accept: 'text/html' } })
   t.equal(response.status, 200, 'Accept is ignored')
   t.match(response.headers['content-type'], /^application\/json/)
-  t.same(JSON.parse(response.body.toString()), { ready: true, phase: 'devnet', lag: {}, maxLag: null, staleAfter: null, upstreams: [] })
+  t.same(JSON.parse(response.body.toString()), {
+    ready: true,
+    store: { writable: true, reason: null, folder: null, freeBytes: null, since: null },
+    phase: 'devnet',
+    lag: {},
+    maxLag: null,
+    staleAfter: null,
+    upstreams: [],
+  })
   const head = await send(`${node.url}/ready`, { method: 'HEAD' })
   t.equal(head.status, 200)
   t.equal(head.body.length, 0)
