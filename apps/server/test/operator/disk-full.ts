@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { openStore } from '@weft/store'
 import type { Test } from 'tap'
 import t from 'tap'
 import type { RunningServer } from '../../src/index.js'
+import { openNodeStore } from '../../src/operator/data-folder.js'
 import type { ReadyBody } from '../../src/routes/ready-route.js'
 import { send, startNode } from '../fixtures/node.js'
 import { mountTmpfs, type Tmpfs } from '../fixtures/tmpfs.js'
@@ -91,4 +93,16 @@ t.test('a following node whose disk fills up keeps serving reads, blames no upst
     'the upstream is not demoted for our disk',
   )
   await assertKept(t, server, acked)
+})
+
+t.test('a store on a read-only mount is refused with STORE_READ_ONLY and the fix', async (t) => {
+  const disk = mountTmpfs(t, 1024 * 1024)
+  if (disk === undefined) return
+  const path = join(disk.path, 'store')
+  await (await openStore({ path, network: 'development' })).close()
+  execFileSync('mount', ['-o', 'remount,ro', disk.path])
+  await t.rejects(openNodeStore({ path, network: 'development' }), {
+    code: 'STORE_READ_ONLY',
+    message: /read-only file system.*Fix: mount it read-write/,
+  })
 })
