@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { openStore, type StoreFullError } from '@weft/store'
+import { lowestHead, storeReaches } from '@weft/test-kit'
 import t from 'tap'
 import { createProducer } from '../src/producer.js'
 import { checkBraid } from './fixtures/braid-check.js'
-import { lowestHead, storeReaches } from './fixtures/store-wait.js'
 import { mountTmpfs } from './fixtures/tmpfs.js'
 
 t.test(
