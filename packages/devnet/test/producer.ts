@@ -160,6 +160,21 @@ t.test('a failure halts the producer and goes to onError', async (t) => {
   t.match(errors, [{ code: 'TARGET_TOO_HARD' }])
 })
 
+t.test('a write the store refuses for another cause than a full disk halts the producer and goes to onError', async (t) => {
+  const store = await open(t, 'development')
+  let halted: (error: unknown) => void = () => undefined
+  const failed = new Promise<unknown>((resolve) => {
+    halted = resolve
+  })
+  const producer = createProducer(store, { blockDelay: 0.01, onError: (error) => halted(error) })
+  producer.start()
+  await storeReaches(store, () => lowestHead(store) >= 1, 'height 1 on every chain')
+  // A closed store refuses the next insert: not a full disk, so nothing to wait for.
+  await store.close()
+  t.match(await failed, { code: 'STORE_CLOSED' })
+  await producer.stop()
+})
+
 t.test('without onError, stop rejects with the failure that halted the producer', async (t) => {
   const store = await open(t, 'testnet06')
   const producer = createProducer(store, { blockDelay: 0.01 })
