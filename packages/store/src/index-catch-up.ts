@@ -89,8 +89,8 @@ export class IndexCatchUp {
           /* c8 ignore start */
           if (!(error instanceof StoreFullError)) throw error
           await this.#parts.guard.whenWritable()
-          /* c8 ignore stop */
         }
+        /* c8 ignore stop */
       }
     } catch (error) {
       this.#error = error as Error

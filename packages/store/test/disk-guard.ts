@@ -64,5 +64,12 @@ t.test(
 )
 
 t.test('the free bytes of a folder that is not there are unknown: -1', async (t) => {
-  t.equal(await freeBytesOf(join(t.testdir(), 'missing')), -1)
+  const missing = join(t.testdir(), 'missing')
+  t.equal(await freeBytesOf(missing), -1)
+  const error = new StoreFullError(missing, -1)
+  t.match(
+    error,
+    { code: 'STORE_FULL', path: missing, freeBytes: -1, message: /its disk is full \(unknown bytes free\)/ },
+    'the message says so',
+  )
 })
