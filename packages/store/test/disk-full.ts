@@ -56,6 +56,14 @@ t.test('a full disk stops the writes with STORE_FULL, reads go on, and writes re
   for (const block of [...before, ...acked])
     t.ok(await store.getBlockJson(block.header.hash), `block ${block.header.height} reads while full`)
   t.equal(states.length, 1, 'a refused write tells nothing new')
+  // A check made while the disk is still full finds too little room, tries nothing, and waits again.
+  await until(() => {
+    const state = store.writeState()
+    return !state.writable && state.checks >= 1
+  })
+  t.match(store.writeState(), { writable: false, reason: 'full' })
+  const checked = store.writeState()
+  t.ok(!checked.writable && checked.freeBytes < checks.resumeFreeBytes, 'the check found less room than it needs')
 
   await disk.free()
   await store.whenWritable()
