@@ -71,7 +71,7 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   registerUpdateRoutes(
     router,
     { headerUpdates: node.headerUpdates, blockUpdates: node.blockUpdates, announcements: node.announcements },
-    { store: node.store, rules: node.rules },
+    { store: node.store, rules: node.rules, depths: node.depthFeeds },
     base,
   )
   registerReadyRoute(router, node.ingest, node.store)

@@ -8,6 +8,7 @@ import type { ProfileRules } from './profile/profiles.js'
 import type { ReportedRelease } from './profile/release.js'
 import type { BranchContinuations } from './read/branch-continuations.js'
 import type { AnnouncementLog } from './streams/announcement-log.js'
+import type { DepthFeeds } from './streams/depth-feeds.js'
 import type { EventHub } from './streams/event-hub.js'
 import type { ClientLimits } from './traffic/client-limits.js'
 import type { ReadSlots } from './traffic/read-slots.js'
@@ -33,6 +34,8 @@ export interface NodeContext {
   readonly blockUpdates: EventHub
   /** The streams' announcements, kept for the clients that resume. */
   readonly announcements: AnnouncementLog
+  /** The streams of blocks at a confirmation depth (`?depth=N`), one feed per depth asked for. */
+  readonly depthFeeds: DepthFeeds
   /** Branch walks suspended after a page, for the request that continues them. */
   readonly branchWalks: BranchContinuations
   /** Waits of `/listen` for blocks joining a chain's winning branch (ended at shutdown). */

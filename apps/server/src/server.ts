@@ -21,6 +21,7 @@ import { profiles } from './profile/profiles.js'
 import { reportedRelease } from './profile/release.js'
 import { BranchContinuations } from './read/branch-continuations.js'
 import { AnnouncementLog } from './streams/announcement-log.js'
+import { DepthFeeds } from './streams/depth-feeds.js'
 import { EventHub } from './streams/event-hub.js'
 import { feedUpdateStreams } from './streams/update-streams.js'
 import { ClientLimits } from './traffic/client-limits.js'
@@ -131,6 +132,14 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     headerUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('header') }),
     blockUpdates: new EventHub({ ...hubOptions, observer: metrics.hubObserver('block') }),
     announcements: new AnnouncementLog(config.streamRetention),
+    depthFeeds: new DepthFeeds({
+      store,
+      rules,
+      hubOptions,
+      retention: config.streamRetention,
+      maxPendingPayloads: config.maxPendingPayloads,
+      logger: log,
+    }),
     branchWalks: new BranchContinuations(),
     blockWaits: new BlockWaits(store),
     requests: new InFlight(),
@@ -159,6 +168,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     activity.close()
     await ingest?.stop()
     await stopFeed()
+    await node.depthFeeds.close()
     await node.branchWalks.close()
     node.blockWaits.close()
     await store.close()
@@ -190,6 +200,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     await producer?.stop()
     await ingest?.stop()
     await stopFeed()
+    await node.depthFeeds.close()
     // Requests still running get a moment to finish before their connections are cut.
     const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
     await closed

@@ -18,7 +18,7 @@ export interface OperationSpec {
   readonly operationId: string
   readonly summary: string
   readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator' | 'pact' | 'chainweb-data'
-  /** `chain`, `hash`, `payloadHash` path parameters, `page` (limit, next, minheight, maxheight), `cut` (maxheight) or `/poll`'s `confirmationDepth` queries, `resume` (Last-Event-ID, since). */
+  /** `chain`, `hash`, `payloadHash` path parameters, `page` (limit, next, minheight, maxheight), `cut` (maxheight) or `/poll`'s `confirmationDepth` queries, `resume` (Last-Event-ID, since, depth). */
   readonly parameters: ReadonlyArray<'chain' | 'hash' | 'payloadHash' | 'page' | 'cut' | 'confirmationDepth' | 'resume'>
   /** Parameters of this operation alone, written out (chainweb-data's queries). */
   readonly ownParameters?: ReadonlyArray<Record<string, unknown>>
@@ -249,7 +249,7 @@ export const operations: readonly OperationSpec[] = [
       description: streamDescription,
       representations: [{ mediaType: 'text/event-stream', schema: eventStream, itemSchema: 'HeaderUpdateEvent', example: 'eventStream' }],
     },
-    codes: ['TOO_MANY_STREAMS'],
+    codes: ['INVALID_QUERY', 'TOO_MANY_STREAMS'],
   },
   {
     path: '{base}/block/updates',
@@ -262,6 +262,6 @@ export const operations: readonly OperationSpec[] = [
       description: streamDescription,
       representations: [{ mediaType: 'text/event-stream', schema: eventStream, itemSchema: 'BlockUpdateEvent' }],
     },
-    codes: ['TOO_MANY_STREAMS'],
+    codes: ['INVALID_QUERY', 'TOO_MANY_STREAMS'],
   },
 ]

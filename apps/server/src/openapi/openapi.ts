@@ -56,6 +56,16 @@ const parameters: Readonly<Record<string, Json>> = {
     description: 'as `Last-Event-ID`, for clients that cannot send headers; `Last-Event-ID` wins when both are sent',
     schema: { type: 'string' },
   },
+  depth: {
+    name: 'depth',
+    in: 'query',
+    required: false,
+    description:
+      'a confirmation depth: the stream announces each block of the winning branch once it lies `depth` below its ' +
+      "chain's head, never an orphan (a reorg deeper than `depth` announces the new winners at heights already announced); " +
+      'each chain in height order; ids of its own. At most 8 different depths are followed at once (`TOO_MANY_STREAMS` beyond)',
+    schema: { type: 'integer', minimum: 0, maximum: 1000 },
+  },
 }
 
 const parameterRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` })
@@ -69,7 +79,7 @@ function parametersOf(spec: OperationSpec): Json[] {
         : name === 'cut'
           ? [parameterRef('cutMaxheight')]
           : name === 'resume'
-            ? [parameterRef('lastEventId'), parameterRef('since')]
+            ? [parameterRef('lastEventId'), parameterRef('since'), parameterRef('depth')]
             : [parameterRef(name)],
     )
     .concat(own)
