@@ -29,9 +29,17 @@ export const chainPaths = {
   /** POST: a page of the branch of `chain` between bounds, descending. */
   branchPage: (base: string, chain: number, query: PageQuery = {}): string =>
     `${base}/chain/${chain}/block/branch${pageQueryString(query)}`,
-  /** GET: the header update event stream; `since`: the id of the last event seen, to be sent what followed it (Weft). */
-  headerUpdates: (base: string, since?: string): string =>
-    since === undefined ? `${base}/header/updates` : `${base}/header/updates?since=${encodeURIComponent(since)}`,
+  /**
+   * GET: the header update event stream; `since`: the id of the last event seen, to be sent what
+   * followed it; `depth`: only blocks of the winning branch that many below their chain's head (Weft).
+   */
+  headerUpdates: (base: string, since?: string, depth?: number): string => {
+    const query = [
+      ...(depth === undefined ? [] : [`depth=${depth}`]),
+      ...(since === undefined ? [] : [`since=${encodeURIComponent(since)}`]),
+    ]
+    return `${base}/header/updates${query.length === 0 ? '' : `?${query.join('&')}`}`
+  },
 } as const
 
 /** What a node URL says by itself: its root, and the profile and network when its path is a base path. */

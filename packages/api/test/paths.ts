@@ -20,6 +20,8 @@ t.test('the endpoints of a base path', async (t) => {
   t.equal(chainPaths.branchPage(base, 3, { maxheight: 7 }), `${base}/chain/3/block/branch?maxheight=7`)
   t.equal(chainPaths.headerUpdates(base), `${base}/header/updates`)
   t.equal(chainPaths.headerUpdates(base, 'ab.1 2'), `${base}/header/updates?since=ab.1%202`, 'the id to resume after')
+  t.equal(chainPaths.headerUpdates(base, undefined, 6), `${base}/header/updates?depth=6`, 'at a confirmation depth')
+  t.equal(chainPaths.headerUpdates(base, 'ab.1', 0), `${base}/header/updates?depth=0&since=ab.1`, 'both')
 })
 
 t.test('a node URL gives its root, and its profile and network when its path is a base path', async (t) => {

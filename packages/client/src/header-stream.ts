@@ -30,13 +30,16 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
     throw new InvalidOptionError('maxRetryDelay', `a number >= retryDelay (${retryDelay})`, maxRetryDelay)
   if (!(idleTimeout >= 0 && Number.isFinite(idleTimeout)))
     throw new InvalidOptionError('idleTimeout', 'a non-negative number (0: never)', idleTimeout)
+  const { depth } = options
+  if (depth !== undefined && !(Number.isSafeInteger(depth) && depth >= 0 && depth <= 1000))
+    throw new InvalidOptionError('depth', 'an integer from 0 to 1000', depth)
   let delay = retryDelay
   let lastId = options.lastEventId
   while (!signal?.aborted) {
     let response: OpenedStream
     const since = lastId
     try {
-      response = await connect(connection, signal, idleTimeout, since)
+      response = await connect(connection, { signal, idleTimeout, since, depth })
     } catch (error) {
       if (signal?.aborted) return
       if (!isTransient(error)) throw error
@@ -77,11 +80,10 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
 // once the headers arrive (an AbortSignal.timeout would also cut the body it streams later).
 async function connect(
   connection: Connection,
-  signal: AbortSignal | undefined,
-  idleTimeout: number,
-  since: string | undefined,
+  request: { signal: AbortSignal | undefined; idleTimeout: number; since: string | undefined; depth: number | undefined },
 ): Promise<OpenedStream> {
-  const url = chainPaths.headerUpdates((await connection.chain()).base, since)
+  const { signal, idleTimeout } = request
+  const url = chainPaths.headerUpdates((await connection.chain()).base, request.since, request.depth)
   const silent = new AbortController()
   const timer = idleTimeout > 0 ? setTimeout(() => silent.abort(), idleTimeout) : undefined
   try {

@@ -36,6 +36,12 @@ export interface HeaderUpdatesOptions {
   idleTimeout?: number
   /** The id of the last event an earlier run saw (an update's `id`): the stream starts right after it, if the node still has it. */
   lastEventId?: string
+  /**
+   * Weft only: the node's stream at this confirmation depth (`?depth=`, 0 to 1000): each block of the
+   * winning branch once it is `depth` below its chain's head, never an orphan. A node without depth
+   * streams (the real chainweb-node) ignores it: use `confirmedHeaders` there.
+   */
+  depth?: number
 }
 
 /**

@@ -72,3 +72,57 @@ for (const profile of ['chainweb', 'spec'] as const) {
     },
   )
 }
+
+t.test('depth: a client of the stream at a confirmation depth, cut off 5 times, sees each final block once, never an orphan', async (t) => {
+  const server = await serveData(t, { data: freshFolder(t), profile: 'spec', keepAlive: 0 })
+  await fill(server.store, { blocks: 60, forkRate: 0.3, seed: 'depth start' })
+  const random = createRandom('depth kills')
+  // Each connection is cut after at least one whole event (1 to 1.6 KB), so every reconnection has an id to resume from.
+  const proxy = await resettingProxy(t, server.url, [
+    { request: /^GET \S*\/header\/updates\?depth=2/, times: 5, bodyBytes: () => 2_000 + random.int(6_000) },
+  ])
+  const controller = new AbortController()
+  t.teardown(() => controller.abort())
+  const run = (url: string) => {
+    const events: HeaderStreamEvent[] = []
+    const stream = createClient({ url }).headerEvents({ signal: controller.signal, depth: 2, retryDelay: 10, maxRetryDelay: 20 })
+    const done = (async () => {
+      for await (const event of stream) events.push(event)
+    })()
+    return { events, done }
+  }
+  const steady = run(server.url)
+  const cutOff = run(proxy.url)
+  t.ok(await eventually(() => connectionsOf(steady.events).length === 1 && connectionsOf(cutOff.events).length === 1), 'both listen')
+  for (let round = 0; proxy.resets() < 5 && round < 100; round++) {
+    await fill(server.store, { blocks: 20, forkRate: 0.5, seed: `depth ${round}` })
+    await reorg(server.store, { chains: [round % 20], depth: 1, seed: `depth ${round}` })
+  }
+  t.equal(proxy.resets(), 5)
+  await fill(server.store, { blocks: 20, seed: 'depth end' })
+  t.ok(await eventually(() => updatesOf(cutOff.events).length === updatesOf(steady.events).length), 'the cut-off client caught up')
+  controller.abort()
+  await Promise.all([steady.done, cutOff.done])
+  const expected = updatesOf(steady.events)
+  t.ok(expected.length > 10, `${expected.length} blocks reached depth 2`)
+  t.same(updatesOf(cutOff.events), expected, 'the same blocks with the same ids, in the same order: none missed, none twice')
+  const orphans: string[] = []
+  for (const event of cutOff.events) {
+    if (event.type !== 'update') continue
+    const { header } = event.update
+    const ref = await server.store.ancestorAt(server.store.cut().get(header.chainId)!.hash, header.height)
+    if (ref?.hash.toString('base64url') !== header.hash) orphans.push(header.hash)
+  }
+  t.same(orphans, [], 'no orphan')
+  t.same(
+    connectionsOf(cutOff.events).map((connection) => connection.resumed),
+    [false, true, true, true, true, true],
+    'every reconnection resumed the depth stream',
+  )
+})
+
+t.test('depth must be an integer from 0 to 1000', async (t) => {
+  const client = createClient({ url: 'http://127.0.0.1:9' })
+  for (const depth of [-1, 1001, 1.5, Number.NaN])
+    await t.rejects(client.headerEvents({ depth }).next(), { code: 'INVALID_CLIENT_OPTION', message: /depth/ }, String(depth))
+})
