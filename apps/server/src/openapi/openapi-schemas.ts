@@ -12,6 +12,7 @@ import {
   schemas,
 } from '@weft/types'
 
+import { filteredStreamSchemas } from './openapi-filtered-schemas.js'
 import { pactSchemas } from './openapi-pact-schemas.js'
 
 type Json = Record<string, unknown>
@@ -130,6 +131,7 @@ const answerSchemas = {
   ReadyBody,
   OpenApiDocument: Type.Object({ openapi: Type.Literal('3.1.0'), paths: Type.Record(Type.String(), Type.Object({})) }),
   ...pactSchemas,
+  ...filteredStreamSchemas,
 }
 
 /** The name of a component schema of the document. */

@@ -3,6 +3,7 @@ import { cachingOf } from './openapi-caching.js'
 import { chainwebDataOperations } from './openapi-chainweb-data.js'
 import { errorResponses } from './openapi-errors.js'
 import { examplesOf } from './openapi-examples.js'
+import { filteredStreamOperations } from './openapi-filtered-streams.js'
 import { type OperationSpec, operations, type Representation } from './openapi-operations.js'
 import { operatorOperations } from './openapi-operator-operations.js'
 import { pactOperations } from './openapi-pact.js'
@@ -111,7 +112,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
       : { ...schema, contentMediaType: 'text/event-stream', contentSchema: { type: 'array', items: schemaOf(item) } }
   const paths: Record<string, Json> = {}
   const profileOperations = [...(rules.pactService ? pactOperations : []), ...(rules.chainwebData ? chainwebDataOperations : [])]
-  for (const spec of [...operations, ...profileOperations, ...operatorOperations]) {
+  for (const spec of [...operations, ...filteredStreamOperations, ...profileOperations, ...operatorOperations]) {
     const contentOf = (representations: readonly Representation[]): Json =>
       Object.fromEntries(
         representations.map((representation) => [

@@ -6,6 +6,8 @@ export interface Announcement {
   readonly seq: number
   readonly parts: EventDataParts
   readonly payloadHash: Uint8Array
+  /** The block's place, for the filtered streams that derive its index entries again (depth-feeds.ts). */
+  readonly block?: { readonly chain: number; readonly height: number; readonly hash: Buffer } | undefined
 }
 
 /** What an event id a client sent back (`Last-Event-ID`, `since`) means here. */
@@ -51,8 +53,8 @@ export class AnnouncementLog {
   }
 
   /** Adds an announcement; returns it, with its sequence number. */
-  append(parts: EventDataParts, payloadHash: Uint8Array): Announcement {
-    const announcement = { seq: this.#head + 1, parts, payloadHash }
+  append(parts: EventDataParts, payloadHash: Uint8Array, block?: Announcement['block']): Announcement {
+    const announcement = { seq: this.#head + 1, parts, payloadHash, block }
     this.#head = announcement.seq
     if (this.#capacity > 0) this.#ring[announcement.seq % this.#capacity] = announcement
     return announcement

@@ -1,7 +1,7 @@
 import type { ChainStore } from '@weft/store'
 import type { Logger } from 'pino'
 import type { ProfileRules } from '../profile/profiles.js'
-import type { AnnouncementLog } from './announcement-log.js'
+import type { Announcement, AnnouncementLog } from './announcement-log.js'
 import { BlockUpdateQueue } from './block-update-queue.js'
 import { type AnnouncedHeader, blockEventData, eventDataParts, headerEventData } from './event-data.js'
 import { eventFrame } from './event-frames.js'
@@ -24,7 +24,8 @@ export interface UpdateFeedParts extends UpdateHubs {
 
 /** Announces headers on a pair of hubs, in order, logged for resuming clients; `stop` waits for the payload reads still running. */
 export interface Announcer {
-  announce(announced: AnnouncedHeader): void
+  /** Announces `announced`; `withPlace`: its log entry keeps the block's place (for filtered streams). */
+  announce(announced: AnnouncedHeader, withPlace?: boolean): Announcement
   stop(): Promise<void>
 }
 
@@ -47,15 +48,22 @@ export function createAnnouncer(feed: UpdateFeedParts, logger: Logger): Announce
     },
   })
   return {
-    announce(announced) {
+    announce(announced, withPlace = false) {
       const parts = eventDataParts(rules, announced)
-      const { seq, payloadHash } = log.append(parts, announced.header.payloadHash)
+      const { header } = announced
+      const entry = log.append(
+        parts,
+        header.payloadHash,
+        withPlace ? { chain: header.chainId, height: header.height, hash: header.hash } : undefined,
+      )
+      const { seq, payloadHash } = entry
       const id = log.idOf(seq)
       if (headerUpdates.size > 0) headerUpdates.publish(eventFrame(EVENT_NAME, headerEventData(parts), id))
       // With no client and nothing queued, the event is passed at once: a client that comes replays it from the log.
       if (blockUpdates.size > 0 || blockQueue.size > 0)
         blockQueue.push(seq, payloadHash, (payload) => eventFrame(EVENT_NAME, blockEventData(rules, parts, payload), id))
       else log.blockPublished = seq
+      return entry
     },
     stop: () => blockQueue.stop(),
   }

@@ -7,6 +7,7 @@ import { AnnouncementLog } from './announcement-log.js'
 import { type Announcer, createAnnouncer, type UpdateHubs } from './announcer.js'
 import { EventHub } from './event-hub.js'
 import type { EventHubOptions } from './hub-options.js'
+import { IndexedStreams } from './index-streams.js'
 
 /** The deepest confirmation depth a stream may ask for (`?depth=`): deeper blocks are read with page queries. */
 export const MAX_STREAM_DEPTH = 1000
@@ -49,8 +50,8 @@ export class DepthFeeds {
     return [...this.#feeds.keys()]
   }
 
-  /** The hubs of depth `depth` (0 to `MAX_STREAM_DEPTH`), made on first use. */
-  hubs(depth: number): UpdateHubs {
+  /** The feed of depth `depth` (0 to `MAX_STREAM_DEPTH`), made on first use: its hubs and its filtered streams. */
+  hubs(depth: number): UpdateHubs & { readonly indexed: IndexedStreams } {
     let feed = this.#feeds.get(depth)
     if (feed === undefined) {
       if (this.#feeds.size >= MAX_DEPTH_FEEDS)
@@ -76,7 +77,7 @@ export class DepthFeeds {
 
   #stopIdle(): void {
     for (const [depth, feed] of this.#feeds) {
-      if (feed.headerUpdates.size + feed.blockUpdates.size > 0) feed.idleChecks = 0
+      if (feed.headerUpdates.size + feed.blockUpdates.size + feed.indexed.size > 0) feed.idleChecks = 0
       else if (++feed.idleChecks >= 2) {
         this.#feeds.delete(depth)
         void feed.stop()
@@ -97,6 +98,8 @@ class DepthFeed implements UpdateHubs {
   readonly headerUpdates: EventHub
   readonly blockUpdates: EventHub
   readonly announcements: AnnouncementLog
+  /** The streams of one transaction, one account's transfers, or events, taken from this feed's blocks. */
+  readonly indexed: IndexedStreams
   idleChecks = 0
   readonly #depth: number
   readonly #store: ChainStore
@@ -112,6 +115,7 @@ class DepthFeed implements UpdateHubs {
     this.headerUpdates = new EventHub(parts.hubOptions)
     this.blockUpdates = new EventHub(parts.hubOptions)
     this.announcements = new AnnouncementLog(parts.retention)
+    this.indexed = new IndexedStreams({ store: parts.store, log: this.announcements, hubOptions: parts.hubOptions, logger: parts.logger })
     this.#announcer = createAnnouncer(
       {
         store: parts.store,
@@ -140,7 +144,7 @@ class DepthFeed implements UpdateHubs {
     this.#unsubscribe()
     this.headerUpdates.close()
     this.blockUpdates.close()
-    await this.#announcer.stop()
+    await Promise.all([this.#announcer.stop(), this.indexed.stop()])
   }
 
   #moved(event: StoreEvent): void {
@@ -164,7 +168,11 @@ class DepthFeed implements UpdateHubs {
       }
     }
     due.sort((a, b) => a.header.height - b.header.height || a.header.chainId - b.header.chainId)
-    for (const block of due) this.#announcer.announce(block)
+    for (const block of due) {
+      const { seq } = this.#announcer.announce(block, true)
+      const { header } = block
+      this.indexed.announced({ seq, chain: header.chainId, height: header.height, hash: header.hash, payloadHash: header.payloadHash })
+    }
   }
 
   // The blocks of the winning branch not yet `depth` deep when the feed starts: they are the first it

@@ -8,6 +8,7 @@ import type { ProfileRules } from '../profile/profiles.js'
 import { createAnnouncer, type UpdateFeedParts, type UpdateHubs } from './announcer.js'
 import { type DepthFeeds, MAX_STREAM_DEPTH } from './depth-feeds.js'
 import type { AnnouncedHeader } from './event-data.js'
+import { type IndexFilter, parseIndexFilter } from './index-streams.js'
 import { replayFor } from './resume.js'
 
 /** The headers an event announces in a profile: every insert (spec), or the blocks joining the winning branch (chainweb). */
@@ -60,6 +61,22 @@ export function registerUpdateRoutes(
   }
   router.get(`${base}/header/updates`, stream('header'))
   router.get(`${base}/block/updates`, stream('block'))
+  // The filtered streams, from the index entries of the blocks joining the winning branch (at `?depth=`, default 0).
+  const filtered = (kind: IndexFilter['kind']) => (ctx: RouterContext) => {
+    const filter = parseIndexFilter(kind, ctx.query)
+    const depth = depthOf(ctx.query.depth) ?? 0
+    if (ctx.method === 'HEAD') {
+      writeEmpty(ctx, 200, 'text/event-stream')
+      return
+    }
+    const since = ctx.query.since
+    const lastId = ctx.get('last-event-id') || (typeof since === 'string' ? since : undefined)
+    ctx.respond = false
+    reading.depths.hubs(depth).indexed.attach(ctx.res, filter, lastId || undefined)
+  }
+  router.get(`${base}/transaction/updates`, filtered('transaction'))
+  router.get(`${base}/transfer/updates`, filtered('transfer'))
+  router.get(`${base}/event/updates`, filtered('event'))
 }
 
 // `?depth=`: absent, or one integer from 0 to MAX_STREAM_DEPTH written plainly.
