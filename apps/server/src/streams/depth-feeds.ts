@@ -26,6 +26,8 @@ export interface DepthFeedParts {
   readonly retention: number
   readonly maxPendingPayloads: number
   readonly logger: Logger
+  /** How often feeds without clients are looked for, ms (default 30,000); one idle at two checks in a row is stopped. */
+  readonly idleCheckMs?: number
 }
 
 /**
@@ -39,10 +41,12 @@ export class DepthFeeds {
   readonly #parts: DepthFeedParts
   readonly #feeds = new Map<number, DepthFeed>()
   readonly #timer: NodeJS.Timeout
+  readonly #retryAfter: number
 
   constructor(parts: DepthFeedParts) {
     this.#parts = parts
-    this.#timer = setInterval(() => this.#stopIdle(), IDLE_CHECK_MS).unref()
+    this.#retryAfter = Math.ceil((2 * (parts.idleCheckMs ?? IDLE_CHECK_MS)) / 1000)
+    this.#timer = setInterval(() => this.#stopIdle(), parts.idleCheckMs ?? IDLE_CHECK_MS).unref()
   }
 
   /** Depths followed now. */
@@ -57,8 +61,8 @@ export class DepthFeeds {
       if (this.#feeds.size >= MAX_DEPTH_FEEDS)
         throw new TooManyRequestsError(
           'TOO_MANY_STREAMS',
-          `Expected at most ${MAX_DEPTH_FEEDS} different stream depths followed at once, received a request for another (depths followed: ${this.depths.join(', ')}): retry in ${IDLE_CHECK_MS / 500} s`,
-          IDLE_CHECK_MS / 500,
+          `Expected at most ${MAX_DEPTH_FEEDS} different stream depths followed at once, received a request for another (depths followed: ${this.depths.join(', ')}): retry in ${this.#retryAfter} s`,
+          this.#retryAfter,
         )
       feed = new DepthFeed(depth, this.#parts)
       this.#feeds.set(depth, feed)
@@ -104,7 +108,7 @@ class DepthFeed implements UpdateHubs {
   readonly #depth: number
   readonly #store: ChainStore
   readonly #announcer: Announcer
-  readonly #waiting = new Map<number, Map<number, JoinedBlock>>()
+  readonly #waiting = new Map<number, WaitingLine>()
   readonly #unsubscribe: () => void
   // Until the blocks already less than `depth` deep are read, the cut's moves only fill `waiting`.
   #ready = false
@@ -150,23 +154,14 @@ class DepthFeed implements UpdateHubs {
   #moved(event: StoreEvent): void {
     if (event.type !== 'cut') return
     for (const block of event.joined) this.#chain(block.header.chainId).set(block.header.height, block)
-    for (const [chain, head] of event.cut) {
-      for (const height of this.#chain(chain).keys()) if (height > head.height) this.#chain(chain).delete(height)
-    }
+    for (const [chain, head] of event.cut) this.#chain(chain).dropAbove(head.height)
     if (this.#ready) this.#announceDue(event.cut)
   }
 
   // Announces every waiting block that is now `depth` below its chain's head, by height, then chain.
   #announceDue(cut: ReadonlyMap<number, { readonly height: number }>): void {
     const due: JoinedBlock[] = []
-    for (const [chain, head] of cut) {
-      const waiting = this.#chain(chain)
-      for (const [height, block] of waiting) {
-        if (height > head.height - this.#depth) continue
-        due.push(block)
-        waiting.delete(height)
-      }
-    }
+    for (const [chain, head] of cut) this.#chain(chain).take(head.height - this.#depth, due)
     due.sort((a, b) => a.header.height - b.header.height || a.header.chainId - b.header.chainId)
     for (const block of due) {
       const { seq } = this.#announcer.announce(block, true)
@@ -192,12 +187,51 @@ class DepthFeed implements UpdateHubs {
     }
   }
 
-  #chain(chain: number): Map<number, JoinedBlock> {
+  #chain(chain: number): WaitingLine {
     let waiting = this.#waiting.get(chain)
     if (waiting === undefined) {
-      waiting = new Map()
+      waiting = new WaitingLine()
       this.#waiting.set(chain, waiting)
     }
     return waiting
+  }
+}
+
+/**
+ * One chain's blocks waiting to reach the depth, by height. Blocks join ancestors first, so the
+ * heights waiting run from about `low` to `high`: each move of the cut costs the heights it
+ * touches, not the depth.
+ */
+class WaitingLine {
+  readonly #blocks = new Map<number, JoinedBlock>()
+  #low = Number.POSITIVE_INFINITY
+  #high = -1
+
+  has(height: number): boolean {
+    return this.#blocks.has(height)
+  }
+
+  set(height: number, block: JoinedBlock): void {
+    this.#blocks.set(height, block)
+    this.#low = Math.min(this.#low, height)
+    this.#high = Math.max(this.#high, height)
+  }
+
+  /** Drops the blocks above `top`: a reorg to a lower head orphaned them. */
+  dropAbove(top: number): void {
+    for (let height = top + 1; height <= this.#high; height++) this.#blocks.delete(height)
+    this.#high = Math.min(this.#high, top)
+  }
+
+  /** Moves the blocks at `upTo` and below into `into`, ascending. */
+  take(upTo: number, into: JoinedBlock[]): void {
+    if (upTo < this.#low) return
+    for (let height = this.#low; height <= Math.min(upTo, this.#high); height++) {
+      const block = this.#blocks.get(height)
+      if (block === undefined) continue
+      into.push(block)
+      this.#blocks.delete(height)
+    }
+    this.#low = upTo + 1
   }
 }

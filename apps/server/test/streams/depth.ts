@@ -1,8 +1,10 @@
 import { get } from 'node:http'
 import { fill, reorg } from '@weft/devnet'
-import type { ChainStore } from '@weft/store'
+import { type ChainStore, openStore } from '@weft/store'
+import { pino } from 'pino'
 import t from 'tap'
-import { MAX_DEPTH_FEEDS } from '../../src/streams/depth-feeds.js'
+import { profiles } from '../../src/profile/profiles.js'
+import { DepthFeeds, MAX_DEPTH_FEEDS } from '../../src/streams/depth-feeds.js'
 import { filledFolder, startNode } from '../fixtures/node.js'
 import { type Subscriber, subscribe, until } from '../fixtures/streams.js'
 
@@ -142,3 +144,22 @@ function answer(url: string): Promise<{ status: number; body: string }> {
     }).on('error', reject)
   })
 }
+
+t.test('a depth feed that has had no client at two checks in a row is stopped, and made again when asked', async (t) => {
+  const store = await openStore({ path: t.testdir(), network: 'development' })
+  t.teardown(() => store.close())
+  const feeds = new DepthFeeds({
+    store,
+    rules: profiles.spec,
+    hubOptions: { keepAliveMs: 0, maxBacklogBytes: 1 << 20 },
+    retention: 10,
+    maxPendingPayloads: 10,
+    logger: pino({ level: 'silent' }),
+    idleCheckMs: 20,
+  })
+  t.teardown(() => feeds.close())
+  const first = feeds.hubs(4)
+  t.same(feeds.depths, [4])
+  await until(() => feeds.depths.length === 0)
+  t.not(feeds.hubs(4), first, 'a new feed, with a new log')
+})
