@@ -7,8 +7,8 @@ import type { Page } from './pages.js'
 import type { Outcome } from './report.js'
 import { waitFor } from './wait.js'
 
-// Sessions HAProxy has sent to the server in the replicas' backend (its health checks not counted).
-async function sessions(cluster: Cluster, name: string): Promise<number> {
+/** Sessions HAProxy has sent to the server in the replicas' backend (its health checks not counted). */
+export async function sessions(cluster: Cluster, name: string): Promise<number> {
   return Number(statRow(await readStats(cluster.stats), 'weft_replicas', name).stot ?? 0)
 }
 

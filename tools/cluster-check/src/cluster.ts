@@ -13,6 +13,8 @@ import { waitFor } from './wait.js'
 const haproxyConfig: string = fileURLToPath(new URL('../../../deploy/haproxy.cfg', import.meta.url))
 /** The example nginx cache configuration, a template filled with the run's addresses. */
 const nginxTemplate: string = fileURLToPath(new URL('../../../deploy/nginx-cache.conf.template', import.meta.url))
+/** The example nginx configuration that publishes a snapshot folder as static files. */
+const snapshotsTemplate: string = fileURLToPath(new URL('../../../deploy/nginx-snapshots.conf.template', import.meta.url))
 
 // weft-server's bin, beside the entry point of @weft/server.
 const serverCli = fileURLToPath(new URL('./cli.js', import.meta.resolve('@weft/server')))
@@ -52,6 +54,8 @@ export interface Cluster {
   readonly devnet: ClusterNode
   readonly ingest: ClusterNode
   readonly replicas: readonly ClusterNode[]
+  /** The spare server slot of deploy/haproxy.cfg (`replica4`), down until a replica listens at its port. */
+  readonly spare: { readonly name: string; readonly port: number }
   /** HAProxy's frontend: what clients use. */
   readonly lb: string
   /** HAProxy's stats page. */
@@ -66,6 +70,8 @@ export interface Cluster {
 
 /** The names of the replicas in deploy/haproxy.cfg (its `server` lines). */
 export const replicaNames = ['replica1', 'replica2', 'replica3'] as const
+/** The spare `server` line of deploy/haproxy.cfg: a replica added later takes its address. */
+const spareName = 'replica4'
 
 async function node(options: ClusterOptions, name: string, args: readonly string[], port = 0, log = name): Promise<ClusterNode> {
   const data = join(options.dir, name)
@@ -110,11 +116,13 @@ export async function startCluster(options: ClusterOptions, progress: (line: str
   await Promise.all(replicas.map((replica) => waitReady(replica, options.timeout)))
   mark('replicasReady')
   progress(`replicas at ${replicas.map((r) => r.url).join(', ')}, ready`)
-  const [lbPort, statsPort] = [await freePort(), await freePort()]
+  const [lbPort, statsPort, sparePort] = [await freePort(), await freePort(), await freePort()]
+  const spare = { name: spareName, port: sparePort }
   const env: NodeJS.ProcessEnv = {
     WEFT_LB_BIND: `127.0.0.1:${lbPort}`,
     WEFT_LB_STATS: `127.0.0.1:${statsPort}`,
     WEFT_LB_CHECK_INTER: options.checkInter,
+    WEFT_REPLICA_4: `127.0.0.1:${sparePort}`,
     ...Object.fromEntries(replicas.map((replica, i) => [`WEFT_REPLICA_${i + 1}`, `127.0.0.1:${replica.port}`])),
   }
   const haproxy = startHaproxy(haproxyConfig, env, join(options.dir, 'haproxy.log'))
@@ -126,7 +134,7 @@ export async function startCluster(options: ClusterOptions, progress: (line: str
   const { nginx, cache } = await startCache(options, lb)
   mark('nginxUp')
   progress(`nginx (proxy_cache) at ${cache}, in front of HAProxy`)
-  return { devnet, ingest, replicas, lb, stats, haproxy, cache, nginx, timings }
+  return { devnet, ingest, replicas, spare, lb, stats, haproxy, cache, nginx, timings }
 }
 
 function replicaArgs(options: ClusterOptions, ingest: ClusterNode): string[] {
@@ -151,4 +159,32 @@ export async function restartReplica(options: ClusterOptions, cluster: Cluster, 
   const again = await node(options, replica.name, replicaArgs(options, cluster.ingest), replica.port, `${replica.name}.restart`)
   replica.proc = again.proc
   replica.url = again.url
+}
+
+/** Starts a node following the ingest node that writes a snapshot into `folder` at start and `every` seconds after each. */
+export function startPublisher(options: ClusterOptions, cluster: Cluster, folder: string, every: number): Promise<ClusterNode> {
+  const args = ['--upstream', cluster.ingest.url, '--snapshot-dir', folder, '--snapshot-every', String(every), '--snapshot-keep', '2']
+  return node(options, 'publisher', args)
+}
+
+/** nginx serving `folder` as plain static files (deploy/nginx-snapshots.conf.template) on a free port; resolves once its manifest is there. */
+export async function startSnapshotServer(options: ClusterOptions, folder: string): Promise<{ proc: Proc; url: string }> {
+  const dir = join(options.dir, 'nginx-snapshots')
+  mkdirSync(dir)
+  chmodSync(dir, 0o711)
+  const port = await freePort()
+  const values = { WEFT_SNAPSHOTS_BIND: `127.0.0.1:${port}`, WEFT_SNAPSHOTS_DIR: folder }
+  const proc = startNginx(snapshotsTemplate, values, dir, 'nginx-snapshots')
+  const url = `http://127.0.0.1:${port}`
+  await waitFor(
+    `nginx to serve ${folder}/manifest.json at ${url}`,
+    async () => ((await isOk(`${url}/manifest.json`)) ? true : undefined),
+    options.timeout,
+  )
+  return { proc, url }
+}
+
+/** Starts a replica on an empty data folder with `--bootstrap-from manifest`, at the spare slot's address; resolves once it listens (after the import). */
+export function startFromSnapshot(options: ClusterOptions, cluster: Cluster, manifest: string): Promise<ClusterNode> {
+  return node(options, cluster.spare.name, ['--bootstrap-from', manifest, ...replicaArgs(options, cluster.ingest)], cluster.spare.port)
 }

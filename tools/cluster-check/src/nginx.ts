@@ -7,9 +7,6 @@ import { type Proc, started, startProcess } from './processes.js'
 /** How to get nginx where it is missing (Debian's package, as the issue asks). */
 const installHint = 'Install it with: apt-get update && apt-get install -y nginx (Debian/Ubuntu; nginx 1.19.5 or later)'
 
-/** The names a configuration template may use, filled in as envsubst would with exactly these. */
-export const templateNames = ['WEFT_CACHE_BIND', 'WEFT_LB', 'WEFT_CACHE_PATH'] as const
-
 /** nginx's version line; throws CLUSTER_NGINX_MISSING, with the way to install it, when there is none. */
 export function nginxVersion(): string {
   const result = spawnSync('nginx', ['-v'], { encoding: 'utf8' })
@@ -20,16 +17,19 @@ export function nginxVersion(): string {
   return (result.stderr || result.stdout).trim()
 }
 
-/** The template with `${NAME}` of each of `templateNames` replaced by its value; any other `$` is nginx's own. */
-export function fillTemplate(template: string, values: Readonly<Record<(typeof templateNames)[number], string>>): string {
-  return templateNames.reduce((text, name) => text.replaceAll(`\${${name}}`, values[name]), template)
+/**
+ * The template with `${NAME}` of each name of `values` replaced by its value, as envsubst does when
+ * given exactly those names; any other `$` is nginx's own.
+ */
+function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+  return Object.entries(values).reduce((text, [name, value]) => text.replaceAll(`\${${name}}`, value), template)
 }
 
 /**
  * Fills the template into `<dir>/nginx.conf`, checks it with `nginx -t`, then runs nginx in the
- * foreground (`daemon off`) with `dir` as its prefix (temporary files, pid, error log).
+ * foreground (`daemon off`) with `dir` as its prefix (temporary files, pid, error log), as the process `name`.
  */
-export function startNginx(template: string, values: Readonly<Record<(typeof templateNames)[number], string>>, dir: string): Proc {
+export function startNginx(template: string, values: Readonly<Record<string, string>>, dir: string, name = 'nginx'): Proc {
   const config = join(dir, 'nginx.conf')
   writeFileSync(config, fillTemplate(readFileSync(template, 'utf8'), values))
   const args = ['-p', `${dir}/`, '-c', config, '-e', join(dir, 'nginx-error.log'), '-g', `daemon off; pid ${join(dir, 'nginx.pid')};`]
@@ -40,7 +40,7 @@ export function startNginx(template: string, values: Readonly<Record<(typeof tem
       `Expected ${config} (from ${template}) to be valid, nginx -t said:\n${check.stderr}`,
     )
   }
-  const proc = startProcess('nginx', 'nginx', args, join(dir, 'nginx.log'))
+  const proc = startProcess(name, 'nginx', args, join(dir, 'nginx.log'))
   started.push(proc)
   return proc
 }

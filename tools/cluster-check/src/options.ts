@@ -19,6 +19,8 @@ export interface RunOptions {
   readonly benchConnections: number
   readonly benchSeconds: number
   readonly minSpeedup: number
+  /** The snapshot publisher's `--snapshot-every` (seconds). */
+  readonly snapshotEvery: number
   readonly keep: boolean
   readonly help: boolean
 }
@@ -30,7 +32,9 @@ Starts on 127.0.0.1 a devnet node, an ingest node following it, three replicas f
 node, HAProxy (deploy/haproxy.cfg) in front of the replicas and nginx (deploy/nginx-cache.conf.template,
 proxy_cache) in front of HAProxy, then checks pages through HAProxy, a cursor carried between
 replicas, a replica killed under load, the same replica restarted, an event stream, cache hits on
-deep pages, nothing stale kept, and the throughput of the cache against the replicas alone.
+deep pages, nothing stale kept, the throughput of the cache against the replicas alone, and a new
+replica started with --bootstrap-from from a snapshot a publisher wrote and nginx
+(deploy/nginx-snapshots.conf.template) serves.
 
 Options:
   --block-delay <s>     devnet producer's seconds between blocks of a chain (default 1)
@@ -45,6 +49,7 @@ Options:
   --bench-connections <n>  connections of each throughput run (default 16)
   --bench-seconds <s>   seconds of each throughput run (default 5)
   --min-speedup <x>     throughput through nginx wanted at least, times the replicas' alone (default 5)
+  --snapshot-every <s>  the snapshot publisher's --snapshot-every (default 5)
   --keep                keep the run's folder (stores, logs) instead of deleting it
   -h, --help            print this text
 `
@@ -73,6 +78,7 @@ export function readOptions(argv: readonly string[]): RunOptions {
       'bench-connections': { type: 'string', default: '16' },
       'bench-seconds': { type: 'string', default: '5' },
       'min-speedup': { type: 'string', default: '5' },
+      'snapshot-every': { type: 'string', default: '5' },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -97,6 +103,7 @@ export function readOptions(argv: readonly string[]): RunOptions {
     benchConnections: number('bench-connections', values['bench-connections'], 1),
     benchSeconds: number('bench-seconds', values['bench-seconds'], 1),
     minSpeedup: number('min-speedup', values['min-speedup'], 0),
+    snapshotEvery: number('snapshot-every', values['snapshot-every'], 1),
     keep: values.keep,
     help: values.help,
   }

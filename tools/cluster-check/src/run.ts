@@ -1,10 +1,12 @@
 // pnpm cluster:check: the scale-out topology of deploy/ on 127.0.0.1 (a devnet node in place of
-// chainweb-node, an ingest node, three replicas, HAProxy, nginx as a cache) and the checks of issues 18 and 35 against it.
+// chainweb-node, an ingest node, three replicas, HAProxy, nginx as a cache; later a snapshot publisher,
+// nginx serving its folder and a replica started from it) and the checks of issues 18 and 35 against it.
 // PASS/FAIL lines and a summary JSON on stdout, progress on stderr; exit 1 on any failure.
 
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { checkBootstrap } from './check-bootstrap.js'
 import { checkCacheHits, checkNothingStale, checkThroughput, deepPages } from './check-cache.js'
 import { checkFailover } from './check-failover.js'
 import { checkCursor, checkPages, type PageScope, referencePages } from './check-pages.js'
@@ -62,6 +64,11 @@ async function checks(options: RunOptions, clusterOptions: ClusterOptions, clust
   results.push(await runCheck('g', 'the cache keeps nothing that changes', () => checkNothingStale(cluster, deep, options.timeout)))
   const bench = { connections: options.benchConnections, seconds: options.benchSeconds, minSpeedup: options.minSpeedup }
   results.push(await runCheck('h', 'repeated deep-page reads through the cache', () => checkThroughput(cluster, deep, bench)))
+  results.push(
+    await runCheck('i', 'a new replica starts from a snapshot served by a plain static server', () =>
+      checkBootstrap(clusterOptions, cluster, scope, reference, options.snapshotEvery),
+    ),
+  )
   return scope
 }
 
@@ -125,7 +132,7 @@ async function main(argv: readonly string[]): Promise<number> {
     error = caught instanceof Error ? caught.message : String(caught)
     process.stdout.write(`FAIL the topology could not be run: ${error}\n`)
   }
-  const pass = error === undefined && results.length === 8 && results.every((r) => r.pass)
+  const pass = error === undefined && results.length === 9 && results.every((r) => r.pass)
   await cleanUp(options.keep, !pass)
   const summary = {
     pass,
