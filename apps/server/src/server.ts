@@ -185,7 +185,14 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
   const snapshots: SnapshotSchedule | undefined =
     config.snapshotDir === undefined
       ? undefined
-      : startSnapshotSchedule({ store, dir: config.snapshotDir, everyMs: config.snapshotEvery * 1000, keep: config.snapshotKeep, log })
+      : startSnapshotSchedule({
+          store,
+          dir: config.snapshotDir,
+          everyMs: config.snapshotEvery * 1000,
+          keep: config.snapshotKeep,
+          log,
+          ready: ingest === undefined ? undefined : () => (ingest as Ingest).status().ready,
+        })
   if (producer !== undefined)
     log.info({ blockDelay: config.blockDelay ?? network.blockDelay, forkRate: config.forkRate }, 'devnet producer started')
   let closing: Promise<void> | undefined

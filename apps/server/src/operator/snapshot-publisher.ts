@@ -122,7 +122,9 @@ export async function writeSnapshot(store: ChainStore, dir: string, keep: number
 
 /**
  * Writes a snapshot into `dir` at once and then `everyMs` after each one ends; a failed one is
- * logged and the schedule goes on.
+ * logged and the schedule goes on. With `ready`, a scheduled snapshot is written only while it
+ * holds (a following node publishes once it has caught up with its upstream, not the genesis cut
+ * it starts from); until then the schedule checks again every `everyMs`.
  */
 export function startSnapshotSchedule(options: {
   store: ChainStore
@@ -130,8 +132,10 @@ export function startSnapshotSchedule(options: {
   everyMs: number
   keep: number
   log: Logger
+  ready?: (() => boolean) | undefined
 }): SnapshotSchedule {
-  const { store, dir, everyMs, keep, log } = options
+  const { store, dir, everyMs, keep, log, ready } = options
+  let told = false
   let running: Promise<unknown> = Promise.resolve()
   let timer: NodeJS.Timeout | undefined
   let stopped = false
@@ -147,7 +151,10 @@ export function startSnapshotSchedule(options: {
   // The next snapshot is due `everyMs` after the last one ended: a slow one never piles up behind itself.
   const tick = (): void => {
     if (stopped) return
-    publish()
+    const due = ready === undefined || ready()
+    if (!due && !told) log.info({ dir }, 'snapshots wait until the node is ready (caught up with its upstream)')
+    told ||= !due
+    ;(due ? publish() : Promise.resolve())
       .catch(() => undefined)
       .finally(() => {
         if (stopped) return

@@ -4,10 +4,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fill } from '@weft/devnet'
+import { openStore } from '@weft/store'
 import { pino } from 'pino'
 import t, { type Test } from 'tap'
 import { bootstrapStore } from '../../src/operator/bootstrap.js'
-import { MANIFEST, type SnapshotManifest } from '../../src/operator/snapshot-publisher.js'
+import { MANIFEST, type SnapshotManifest, startSnapshotSchedule } from '../../src/operator/snapshot-publisher.js'
 import { startServer } from '../../src/server.js'
 import { filledFolder, startNode, until } from '../fixtures/node.js'
 
@@ -184,4 +185,30 @@ t.test('a damaged or cut-short download leaves no store behind and says why', as
     reason: 'manifest',
     message: /it answered 404/,
   })
+})
+
+t.test('a scheduled snapshot waits until the node is ready (a following node publishes once it has caught up)', async (t) => {
+  const store = await openStore({ path: folder(t, 'store'), network: 'development' })
+  t.teardown(() => store.close())
+  await fill(store, { blocks: 20, seed: 'ready gate' })
+  const dir = folder(t, 'gated')
+  let ready = false
+  let checks = 0
+  const schedule = startSnapshotSchedule({
+    store,
+    dir,
+    everyMs: 10,
+    keep: 1,
+    log: silent,
+    ready: () => {
+      checks += 1
+      return ready
+    },
+  })
+  t.teardown(() => schedule.stop())
+  await until(() => checks >= 5)
+  t.equal(manifestOf(dir), undefined, 'no snapshot while not ready')
+  ready = true
+  await until(() => (manifestOf(dir)?.snapshots.length ?? 0) === 1)
+  t.equal(manifestOf(dir)!.snapshots[0]!.blocks, 40, 'then the store, whole')
 })
