@@ -73,9 +73,16 @@ t.test('a snapshot taken while blocks keep coming imports as the store of that m
   const file = await bytesOf(stream)
   const path = join(t.testdir(), 'imported')
   const progress: number[] = []
-  const imported = await importSnapshot(once(file), { path, network: 'development', onProgress: (blocks) => progress.push(blocks) })
+  const checked: number[] = []
+  const imported = await importSnapshot(once(file), {
+    path,
+    network: 'development',
+    onProgress: (blocks) => progress.push(blocks),
+    onRulesCheck: ({ blocks }) => checked.push(blocks),
+  })
   t.equal(imported.blocks, before.length)
   t.equal(progress.at(-1), before.length)
+  t.equal(checked.at(-1), before.length, 'the last step told how far its check of every rule went: every block')
   const copy = await openStore({ path, network: 'development', cutPolicy: 'adopted' })
   t.teardown(() => copy.close())
   t.same(await pages(copy), before, 'the same blocks, byte for byte, orphans included')

@@ -73,6 +73,7 @@ export async function bootstrapStore(options: BootstrapOptions): Promise<Importe
         lastLog = Date.now()
         log.info({ blocks, of: wanted.blocks }, 'bootstrap: importing')
       },
+      onRulesCheck: ({ height, top }) => log.info({ height: Math.min(height, top), top }, 'bootstrap: checking every block by every rule'),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
     log.info({ blocks: imported.blocks, network: imported.network }, 'bootstrap: the snapshot is imported; the node starts from it')

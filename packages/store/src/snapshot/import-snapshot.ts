@@ -14,6 +14,7 @@ import {
   SnapshotTargetError,
 } from '../errors.js'
 import { openImportStore, openStore } from '../open-store.js'
+import type { RulesCheckProgress } from '../rules-check.js'
 import { readSnapshotFile } from './snapshot-file.js'
 
 /** Options of `importSnapshot`. */
@@ -24,6 +25,8 @@ export interface ImportSnapshotOptions {
   readonly network?: NetworkName
   /** Called after each batch written, with the number of blocks so far. */
   readonly onProgress?: (blocks: number) => void
+  /** Called as the last step checks every block by every rule (the store opened again): how far it went, about once a second. */
+  readonly onRulesCheck?: (progress: RulesCheckProgress) => void
   /** Stops the import (its error is the signal's reason), leaving nothing behind. */
   readonly signal?: AbortSignal
   /** Names of entries `path` may hold that the import leaves alone (e.g. the folder of the download it reads). */
@@ -132,7 +135,12 @@ export async function importSnapshot(input: AsyncIterable<Buffer | string>, opti
     await store!.close()
     store = undefined
     // Opened again, the store checks every block by every rule (the import checked hashes and parent links).
-    store = await openStore({ path: work, network, cutPolicy: 'adopted' }).catch((error: unknown) => {
+    store = await openStore({
+      path: work,
+      network,
+      cutPolicy: 'adopted',
+      ...(options.onRulesCheck === undefined ? {} : { onRulesCheck: options.onRulesCheck }),
+    }).catch((error: unknown) => {
       // Any other failure (the disk's) is the store's own.
       /* c8 ignore next */
       if (!(error instanceof BrokenRulesError)) throw error
