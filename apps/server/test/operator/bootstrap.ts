@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -29,6 +29,8 @@ interface StaticFiles {
   alter?: ((path: string, bytes: Buffer) => Buffer) | undefined
   /** Bytes of a file after which an answer is cut (the connection destroyed), per request. */
   cutAfter?: ((path: string, request: number) => number | undefined) | undefined
+  /** Awaited before such a cut: until the client has taken the bytes sent (a cut also drops what it had not read). */
+  beforeCut?: (() => Promise<void>) | undefined
 }
 
 // A plain static file server of `dir` with byte ranges (`Range: bytes=N-`), as nginx or an object store answers.
@@ -54,7 +56,9 @@ async function serveFiles(t: Test, dir: string): Promise<StaticFiles> {
       res.end(body)
       return
     }
-    res.write(body.subarray(0, Math.max(0, cut - from)), () => res.destroy())
+    res.write(body.subarray(0, Math.max(0, cut - from)), () => {
+      void (files.beforeCut?.() ?? Promise.resolve()).then(() => res.destroy())
+    })
   }
   const server = createServer(handle)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -120,6 +124,12 @@ t.test('a new node downloads the newest snapshot, resumes a cut-short download, 
   // The first answer of the snapshot breaks off after 10,000 bytes.
   files.cutAfter = (path, request) => (path.endsWith('.snapshot.gz') && request === 1 ? 10_000 : undefined)
   const data = join(folder(t, 'replica'), 'data')
+  // The cut comes once the replica has written the 10,000 bytes (on a busy machine it may not have read them yet).
+  files.beforeCut = () =>
+    until(() => {
+      const downloads = join(data, '.bootstrap')
+      return existsSync(downloads) && readdirSync(downloads).some((name) => statSync(join(downloads, name)).size >= 10_000)
+    })
   const replica = await startNode(t, { data, network: 'development', bootstrapFrom: `${files.url}/${MANIFEST}`, upstream: [node.url] })
   const asked = files.requests.filter((request) => request.path.endsWith('.snapshot.gz'))
   t.same(
