@@ -36,7 +36,7 @@ async function damageTable(path: string): Promise<void> {
 t.test(
   'a damaged table answers 503 STORE_DAMAGED, the repair reports the loss, and a node with an upstream fetches it again',
   async (t) => {
-    const upstream = await startNode(t, { data: await filledFolder(t, 'development', 240, 0.1), network: 'development' })
+    const upstream = await startNode(t, { data: await filledFolder(t, 'development', 400, 0.1), network: 'development' })
     const first = await startFollower(t, [upstream.url], { network: 'development', logLevel: 'info' })
     await until(() => caughtUp(upstream, first.server))
     const data = first.server.config.data
@@ -62,6 +62,7 @@ t.test(
     t.equal(ready.status, 503)
     t.match(JSON.parse(ready.text), { ready: false, damaged: { detail: /^Corruption: / } })
     t.equal(damaged.log.lines.filter((line) => line.code === 'STORE_DAMAGED').length, 1, 'logged once')
+    t.match((await getText(`${damaged.server.url}/metrics`)).text, /^weft_store_damaged 1$/m)
     await damaged.server.close()
 
     const repair = captureIo()

@@ -93,9 +93,9 @@ export interface ChainStore extends AncestorSource {
   writeState(): WriteState
   /**
    * The first damaged table file a read or write met since the store opened (`STORE_DAMAGED`), if
-   * any. Optional: a store on another engine may never meet one.
+   * any (a store on an engine that never meets one answers undefined).
    */
-  damage?(): StoreDamage | undefined
+  damage(): StoreDamage | undefined
   /** Resolves once the store takes writes (at once when it does); rejects with `StoreClosedError` if it closes first. */
   whenWritable(): Promise<void>
   subscribe(listener: StoreListener): () => void

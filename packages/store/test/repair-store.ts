@@ -1,11 +1,11 @@
-import { statSync } from 'node:fs'
+import { statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Block, genesisBlock, getNetwork } from '@weft/block'
 import { ClassicLevel } from 'classic-level'
 import t from 'tap'
 import { DamageWatch, type StoreDamage } from '../src/damage-watch.js'
 import { openStore, repairStore, StoreDamagedError } from '../src/index.js'
-import { blockKey, encodeHashRecord, hashIndexKey, metaKey, payloadKey } from '../src/keys.js'
+import { blockKey, encodeHashRecord, hashIndexKey, headKey, metaKey, payloadKey } from '../src/keys.js'
 import { makePayload, mineLine } from '../src/suite/chain-miner.js'
 import { compactFolder, flipBytes, largestTable } from './fixtures/damage.js'
 import { editFolder } from './fixtures/level.js'
@@ -95,9 +95,20 @@ t.test(
     const path = t.testdir()
     const line = await storeOfLine(path)
     flipBytes(largestTable(path), 0.3, 64)
-    // What damage may leave besides: records that do not decode, an index entry of a block never stored.
+    // What damage may leave besides: records that do not decode, records under another block's key,
+    // index entries of blocks never stored (one of a chain the network lacks), a head whose index
+    // entry does not decode, a payload entry lost.
     await editFolder(path, async (db) => {
+      const fifth = line[4]!.header
+      const record = (await db.get(blockKey(0, 5, fifth.hash)))!
+      const last = line.at(-1)!.header
       await db.batch([
+        { type: 'put', key: blockKey(0, 251, fifth.hash), value: record },
+        { type: 'put', key: blockKey(0, 200, Buffer.alloc(32, 4)), value: (await db.get(blockKey(0, 200, last.hash)))! },
+        { type: 'put', key: hashIndexKey(Buffer.alloc(32, 5)), value: encodeHashRecord(7, 250, Buffer.alloc(32)) },
+        { type: 'put', key: headKey(5), value: Buffer.alloc(32, 7) },
+        { type: 'del', key: payloadKey(genesisBlock(network, 0).header.payloadHash) },
+        { type: 'del', key: hashIndexKey(line[1]!.header.hash) },
         { type: 'put', key: hashIndexKey(Buffer.alloc(32, 7)), value: Buffer.of(1, 2, 3) },
         { type: 'put', key: hashIndexKey(Buffer.alloc(32, 8)), value: encodeHashRecord(0, 250, Buffer.alloc(32)) },
         { type: 'put', key: blockKey(0, 250, Buffer.alloc(32, 9)), value: Buffer.of(1, 2, 3) },
@@ -128,6 +139,8 @@ t.test(
       t.equal(found !== undefined, header.height < lostFrom, `block ${header.height} ${header.height < lostFrom ? 'kept' : 'dropped'}`)
     }
     t.ok(await store.getPayloadJson(line[0]!.header.payloadHash), 'the shared payload is found through a kept block')
+    t.ok(await store.getPayloadJson(genesisBlock(network, 0).header.payloadHash), 'a payload entry lost is written again')
+    t.ok(await store.getHeader(line[1]!.header.hash), 'a hash index entry lost is written again')
     t.equal(await store.insertMany(line), 200 - lostFrom + 1, 'the lost blocks are taken again')
     t.equal(store.heads().get(0)!.height, 200)
     t.same(await store.index.caughtUp(), { state: 'complete' }, 'the index is written again')
@@ -141,6 +154,9 @@ t.test('the repair refuses a store another process holds, a missing folder, and 
   await store.close()
   await t.rejects(repairStore({ path: join(path, 'missing') }), { code: 'STORE_OPEN_FAILED', reason: 'failed' })
   await t.rejects(repairStore({ path, network: 'development' }), { code: 'NETWORK_MISMATCH' })
+  // A folder LevelDB cannot even open for damage is the repair's to mend, its heads before unknown.
+  writeFileSync(join(path, 'CURRENT'), 'x')
+  t.match((await repairStore({ path })).chains[0], { headBefore: undefined, headAfter: 0 })
   await editFolder(path, (db) => db.del(metaKey('network')))
   await t.rejects(repairStore({ path }), { code: 'CORRUPT_STORE', message: /naming the network/ })
   t.match(await repairStore({ path, network: 'test-singleton' }), { network: 'test-singleton', cutKept: undefined, damagedTables: [] })

@@ -1,4 +1,4 @@
-import { repairStore, StoreOpenError } from '@weft/store'
+import { repairStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import type { Logger } from 'pino'
 import { storeOpenAnswer } from './data-folder.js'
@@ -14,12 +14,12 @@ export async function runRepair(data: string, network: NetworkName, log: Logger)
   try {
     report = await repairStore({ path: data, network })
   } catch (error) {
-    // A folder another node holds, or that is no store: the same answers, with their fixes, as when a node starts on it.
-    throw error instanceof StoreOpenError ? storeOpenAnswer(data, network, error) : error
+    // A folder another node holds, of another network, or that is no store: the same answers, with their fixes, as when a node starts on it.
+    throw storeOpenAnswer(data, network, error)
   }
   for (const line of report.damagedTables) log.warn({ folder: data, table: line }, 'LevelDB found a table damaged')
   for (const chain of report.chains)
-    if (chain.dropped > 0 || chain.lostFrom !== undefined || chain.headBefore !== chain.headAfter)
+    if (chain.lostFrom !== undefined)
       log.warn({ ...chain }, `chain ${chain.chain}: heights from ${chain.lostFrom} are incomplete until fetched again`)
   const lost = report.chains.filter((chain) => chain.lostFrom !== undefined)
   log.info(
@@ -28,11 +28,9 @@ export async function runRepair(data: string, network: NetworkName, log: Logger)
       damagedTables: report.damagedTables.length,
       droppedBlocks: report.chains.reduce((sum, chain) => sum + chain.dropped, 0),
       incompleteChains: lost.map((chain) => chain.chain),
-      cutKept: report.cutKept ?? null,
+      cutKept: report.cutKept,
       index: report.index,
     },
-    lost.length === 0
-      ? 'store repaired: nothing of it was lost'
-      : 'store repaired: start the node with --upstream and it fetches the lost heights again (the index is rebuilt meanwhile)',
+    'store repaired: a node started on it with --upstream fetches the lost heights again (the index is rebuilt meanwhile)',
   )
 }

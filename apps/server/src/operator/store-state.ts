@@ -66,7 +66,7 @@ export function registerStoreStateMetrics(registry: Registry, store: ChainStore)
     help: 'Whether a read or write met a damaged table file since the node started (1; see /ready), else 0',
     registers: [registry],
     collect() {
-      this.set(store.damage?.() === undefined ? 0 : 1)
+      this.set(store.damage() === undefined ? 0 : 1)
     },
   })
   new Gauge({

@@ -60,7 +60,7 @@ export function readyBody(status: IngestStatus | undefined, writeState: WriteSta
 /** GET /ready at the host root, both profiles: 200 when fit to serve, else 503 (behind its upstream, its disk full, or a table file found damaged), each with the JSON body above (Accept is ignored, as a load balancer's probe expects). */
 export function registerReadyRoute(router: Router, ingest: Ingest | undefined, store: ChainStore): void {
   router.get('/ready', (ctx) => {
-    const body = readyBody(ingest?.status(), store.writeState(), store.damage?.())
+    const body = readyBody(ingest?.status(), store.writeState(), store.damage())
     ctx.status = body.ready ? 200 : 503
     setFreshness(ctx, 'private')
     writeJson(ctx, Buffer.from(JSON.stringify(body)))
