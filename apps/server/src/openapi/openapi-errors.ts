@@ -80,14 +80,16 @@ const messages: Readonly<Record<AnsweredCode, string>> = {
 }
 
 /**
- * The codes an operation may answer in a profile: its own, 405, 500, a damaged store's 503, the limits (a stream's own
+ * The codes an operation may answer in a profile: its own, 405, 500, a damaged store's 503 (where it
+ * has codes of its own: the four that have none, health, readiness, metrics and the status page, read no stored block), the limits (a stream's own
  * limit, `TOO_MANY_STREAMS`, stands for the requests') and a late request; `NO_MATCHING_BLOCKS`
  * only where no match is an error. Malformed HTTP and oversized headers are answered before any
  * operation is known: the document's description names them.
  */
 export function codesOf(rules: ProfileRules, own: readonly AnsweredCode[]): AnsweredCode[] {
+  const damaged: AnsweredCode[] = own.length > 0 ? ['STORE_DAMAGED'] : []
   const limits: AnsweredCode[] = ['TOO_MANY_CONNECTIONS', ...(own.includes('TOO_MANY_STREAMS') ? [] : ['TOO_MANY_REQUESTS' as const])]
-  const codes = [...own, 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', ...limits, 'STORE_DAMAGED', 'INTERNAL_ERROR'] as AnsweredCode[]
+  const codes = [...own, 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', ...limits, ...damaged, 'INTERNAL_ERROR'] as AnsweredCode[]
   return codes.filter((code) => code !== 'NO_MATCHING_BLOCKS' || rules.noMatch === 'problem-404')
 }
 
