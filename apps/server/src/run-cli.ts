@@ -4,6 +4,7 @@ import { resolveConfig } from './config/config.js'
 import { readConfigFile } from './config/config-file.js'
 import { printConfigText, sourcesOf } from './config/print-config.js'
 import { InvalidConfigError } from './errors.js'
+import { runRepair } from './operator/repair-command.js'
 import { nodeVersion, type RunningServer, startServer } from './server.js'
 
 /** What the command needs from its process: output, signals and exit (injected so tests run it in-process). */
@@ -29,7 +30,7 @@ function commandLog(level: string, io: ProcessIo): Logger {
 /**
  * `weft-server`: reads flags, environment and `--config` file (a flag wins over its variable, a variable
  * over the file), starts the node, logs the configuration and where it listens, and shuts down cleanly
- * on SIGINT or SIGTERM (a second signal, 2 s or more after the first, exits 130 at once). `--help`, `--version` and `--print-config` print and exit 0; a configuration it
+ * on SIGINT or SIGTERM (a second signal, 2 s or more after the first, exits 130 at once). `--help`, `--version` and `--print-config` print and exit 0; `--repair` repairs the store and exits 0; a configuration it
  * cannot use exits 2, any other failure to start 1. Resolves with the running node, or undefined when
  * it did not start (the exit code already given to `io.exit`).
  */
@@ -57,6 +58,11 @@ export async function runCli(
       return undefined
     }
     log = commandLog(config.logLevel, io)
+    if (request.action === 'repair') {
+      await runRepair(config.data, config.network, log)
+      io.exit(0)
+      return undefined
+    }
     log.info({ version: nodeVersion, configFile: request.configFile?.value, config, sources: sourcesOf(settings) }, 'configuration')
     running = await startServer(options, log)
   } catch (error) {

@@ -15,7 +15,7 @@ import { openNodeStore } from './operator/data-folder.js'
 import { createMetrics, type NodeMetrics } from './operator/metrics.js'
 import { readAheadWarning } from './operator/read-ahead-check.js'
 import { type SnapshotSchedule, startSnapshotSchedule } from './operator/snapshot-publisher.js'
-import { logWriteState, registerStoreStateMetrics } from './operator/store-state.js'
+import { logDamage, logWriteState, registerStoreStateMetrics } from './operator/store-state.js'
 import { BlockWaits } from './pact/block-waits.js'
 import { profiles } from './profile/profiles.js'
 import { reportedRelease } from './profile/release.js'
@@ -92,6 +92,7 @@ export async function startServer(options: ServerOptions = {}, logger?: Logger):
     syncWrites: config.syncWrites,
     index: config.index,
     onWriteState: (state) => logWriteState(log, state),
+    onDamage: (damage) => logDamage(log, damage),
     // A store written by an earlier Weft is checked by the rules it did not check, once (see the root README, "Upgrading").
     onRulesCheck: ({ height, top, blocks }) =>
       log.info(

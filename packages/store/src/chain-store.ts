@@ -1,5 +1,6 @@
 import type { Block, Header, Network } from '@weft/block'
 import type { AncestorSource, HeaderRef } from '@weft/traversal'
+import type { StoreDamage } from './damage-watch.js'
 import type { WriteState } from './disk-guard.js'
 import type { EngineStats } from './engine-stats.js'
 import type { RangeItem } from './keys.js'
@@ -90,6 +91,11 @@ export interface ChainStore extends AncestorSource {
   engineStats?(): EngineStats
   /** Whether the store takes writes: not while its disk is full (`STORE_FULL`), until a check finds room again. */
   writeState(): WriteState
+  /**
+   * The first damaged table file a read or write met since the store opened (`STORE_DAMAGED`), if
+   * any (a store on an engine that never meets one answers undefined).
+   */
+  damage(): StoreDamage | undefined
   /** Resolves once the store takes writes (at once when it does); rejects with `StoreClosedError` if it closes first. */
   whenWritable(): Promise<void>
   subscribe(listener: StoreListener): () => void

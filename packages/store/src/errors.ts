@@ -213,6 +213,29 @@ export class StoreFullError extends StoreError {
 }
 
 /**
+ * LevelDB found part of a table file damaged (`LEVEL_CORRUPTION`: a bad sector, a copy made while the
+ * node ran) on a read or write: that answer cannot be given, the rest of the store goes on. Stop the
+ * node and run the repair (`repairStore`), then let it fetch again what the repair lost.
+ */
+export class StoreDamagedError extends StoreError {
+  static override readonly codes = ['STORE_DAMAGED'] as const
+  /** The store's folder. */
+  readonly path: string
+  /** LevelDB's own words (`Corruption: corrupted compressed block contents`); it names no file. */
+  readonly detail: string
+  constructor(path: string, detail: string, options?: ErrorOptions) {
+    super(
+      'STORE_DAMAGED',
+      `Expected whole table files in the store in ${path}, but LevelDB found one damaged (${detail}): ` +
+        'stop the node and repair the store (weft-server --repair)',
+      options,
+    )
+    this.path = path
+    this.detail = detail
+  }
+}
+
+/**
  * Why classic-level could not open or read a folder while the store opened: another process holds
  * its lock, this user may not read or write it, a file stands where the folder should be, LevelDB
  * found it corrupt, its disk is full, it lies on a read-only file system (classic-level opens none read-only: LevelDB

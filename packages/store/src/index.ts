@@ -1,5 +1,6 @@
 export type { AncestorSource, HeaderRef, HeaderSource } from '@weft/traversal'
 export type { ChainStore, CutPolicy, JoinedBlock, RangeQuery, StoredHeader, StoreEvent, StoreListener } from './chain-store.js'
+export type { StoreDamage } from './damage-watch.js'
 export { type DeviceReadAhead, deviceReadAhead } from './device-read-ahead.js'
 export { type DiskChecks, freeBytesOf, type WriteState } from './disk-guard.js'
 export { type EngineLevel, type EngineStats, engineStatsOf } from './engine-stats.js'
@@ -18,6 +19,7 @@ export {
   NetworkMismatchError,
   SnapshotTargetError,
   StoreClosedError,
+  StoreDamagedError,
   StoreError,
   StoreFullError,
   StoreOpenError,
@@ -26,6 +28,7 @@ export {
 } from './errors.js'
 export type { RangeItem } from './keys.js'
 export { type OpenStoreOptions, openStore } from './open-store.js'
+export { type ChainRepair, type RepairStoreOptions, repairStore, type StoreRepair } from './repair/repair-store.js'
 export { RULES_VERSION, type RulesCheckProgress } from './rules-check.js'
 export { type ImportedSnapshot, type ImportSnapshotOptions, importSnapshot } from './snapshot/import-snapshot.js'
 export type { StoreSnapshot } from './snapshot/read-snapshot.js'

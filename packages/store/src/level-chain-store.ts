@@ -7,6 +7,7 @@ import { BlockReads } from './block-reads.js'
 import { ChainHeads } from './chain-heads.js'
 import type { ChainStore, CutPolicy, RangeQuery, StoredHeader, StoreListener } from './chain-store.js'
 import { ChangeFeed } from './change-feed.js'
+import type { DamageWatch, StoreDamage } from './damage-watch.js'
 import type { DiskGuard, WriteState } from './disk-guard.js'
 import { type EngineStats, engineStatsOf } from './engine-stats.js'
 import { InvalidCutError, StoreClosedError } from './errors.js'
@@ -44,6 +45,8 @@ export interface LevelChainStoreOptions {
   readonly indexCatchUpBlocks?: number | undefined
   /** Runs every write (see `DiskGuard`); closed with the store. */
   readonly guard: DiskGuard
+  /** Turns LevelDB's corruption into `STORE_DAMAGED` and remembers the first. */
+  readonly damage: DamageWatch
 }
 
 /** The `ChainStore` on one classic-level database: reads, the batch writer, the heads, the cut and the change feed put together. */
@@ -63,6 +66,7 @@ export class LevelChainStore implements ChainStore {
   readonly #keeper: IndexKeeper
   readonly #catchUp: IndexCatchUp
   readonly #guard: DiskGuard
+  readonly #damage: DamageWatch
   #closed = false
   #closing: Promise<void> | undefined
 
@@ -77,6 +81,7 @@ export class LevelChainStore implements ChainStore {
     this.#pool = new ValidationPool(options.validationThreads)
     this.#keeper = new IndexKeeper(options.index)
     this.#guard = options.guard
+    this.#damage = options.damage
     this.#writer = new BatchWriter({
       db,
       network,
@@ -230,6 +235,10 @@ export class LevelChainStore implements ChainStore {
 
   writeState(): WriteState {
     return this.#guard.state
+  }
+
+  damage(): StoreDamage | undefined {
+    return this.#damage.damage
   }
 
   whenWritable(): Promise<void> {

@@ -5,8 +5,9 @@ import { ClassicLevel } from 'classic-level'
 import { BlockReads } from './block-reads.js'
 import { readHeads } from './chain-heads.js'
 import type { ChainStore, CutPolicy } from './chain-store.js'
+import { DamageWatch, type StoreDamage } from './damage-watch.js'
 import { type DiskChecks, DiskGuard, type WriteState } from './disk-guard.js'
-import { CorruptStoreError, NetworkMismatchError, StoreFullError, UnsupportedLayoutError } from './errors.js'
+import { CorruptStoreError, NetworkMismatchError, StoreDamagedError, StoreFullError, UnsupportedLayoutError } from './errors.js'
 import { openIndexState } from './index-state.js'
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
@@ -67,12 +68,14 @@ export interface OpenStoreOptions {
   diskChecks?: DiskChecks
   /** Told each change of `writeState()`: the disk filled up (once, until it takes writes again), or takes writes again. */
   onWriteState?: (state: WriteState) => void
+  /** Told once, the first time a read or write meets a damaged table file (`STORE_DAMAGED`; see `damage()`). */
+  onDamage?: (damage: StoreDamage) => void
 }
 
 // 3: index entries (`i` keys) and the index state record (`m·index`). 2: a block's payload lives in
 // its record (a page is one ordered read), `p` names a block holding it. A layout-2 store is taken
 // as it is and catches its index up: it differs only by what it lacks.
-const layoutVersion = '3'
+export const layoutVersion = '3'
 const upgradableLayouts = new Set(['2'])
 // LevelDB's memtable (4 MiB by default): a larger one means fewer, larger level-0 files and less
 // compaction while blocks stream in, at the cost of up to two such tables in memory and a longer log
@@ -116,6 +119,8 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
     writeBufferSize,
     blockSize,
   })
+  const damage = new DamageWatch(options.path, options.onDamage)
+  damage.watch(db)
   try {
     await db.open()
   } catch (error) {
@@ -172,6 +177,7 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
       index,
       indexCatchUpBlocks: options.indexCatchUpBlocks,
       guard,
+      damage,
     })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.
     await store.insertMany(genesisBlocks(network))
@@ -189,8 +195,10 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
     await db.close()
     // The store's own refusals as they are; the engine failing on a read or write of the open (a table
     // file found corrupt, a disk error) is a failure to open, with its reason.
-    // A full disk while the store opens (its genesis blocks) is a failure to open, reason `disk-full`.
-    throw isWeftError(error) && !(error instanceof StoreFullError) ? error : openFailure(options.path, error)
+    // A full disk while the store opens (its genesis blocks) is a failure to open, reason `disk-full`;
+    // a damaged table met on its reads, reason `corrupt`.
+    const engine = error instanceof StoreFullError || error instanceof StoreDamagedError
+    throw isWeftError(error) && !engine ? error : openFailure(options.path, error)
   }
 }
 

@@ -17,8 +17,8 @@ export type SourcedSettings = { [K in OptionName]?: SourcedValue }
 
 /** Everything `weft-server`'s arguments and environment ask for, before any file is read. */
 export interface CommandLineRequest {
-  /** `run` the node, or print `help`, the `version` or the effective configuration (`print-config`), then exit. */
-  readonly action: 'run' | 'help' | 'version' | 'print-config'
+  /** `run` the node, `repair` its stopped store, or print `help`, the `version` or the effective configuration (`print-config`), then exit. */
+  readonly action: 'run' | 'help' | 'version' | 'print-config' | 'repair'
   /** The configuration file named by `--config` or `WEFT_CONFIG`, with the one that named it. */
   readonly configFile: (SourcedValue & { value: string }) | undefined
   /** Settings given by a flag or, failing that, by an environment variable. */
@@ -52,6 +52,7 @@ export function helpText(): string {
   }
   row('--config <file>', CONFIG_ENV, 'JSON file of settings, keys as the flags (port, block-delay) or camelCase (blockDelay)')
   row('--print-config', '', 'print each effective setting and where it came from, then exit')
+  row('--repair', '', 'repair the stopped store in --data after a damaged table (STORE_DAMAGED), report what was lost, then exit')
   row('--version', '', 'print the version, then exit')
   row('-h, --help', '', 'print this text')
   lines.push('', 'Logs are JSON lines (pino) on stdout; for a terminal: weft-server | npx pino-pretty')
@@ -64,6 +65,7 @@ export function readCommandLine(argv: readonly string[], env: Readonly<Record<st
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
     'print-config': { type: 'boolean' },
+    repair: { type: 'boolean' },
     config: { type: 'string' },
   }
   for (const [, spec] of flagged) {
@@ -78,8 +80,8 @@ export function readCommandLine(argv: readonly string[], env: Readonly<Record<st
   } catch (error) {
     throw new InvalidConfigError(`${(error as Error).message}; see --help`, { cause: error })
   }
-  const action =
-    values.help === true ? 'help' : values.version === true ? 'version' : values['print-config'] === true ? 'print-config' : 'run'
+  const named = (['help', 'version', 'print-config', 'repair'] as const).find((name) => values[name] === true)
+  const action = named ?? 'run'
   if (action === 'help' || action === 'version') return { action, configFile: undefined, settings: {} }
   const settings: SourcedSettings = {}
   for (const [name, spec] of flagged) {

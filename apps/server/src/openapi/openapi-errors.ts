@@ -37,6 +37,7 @@ const causes: Readonly<Record<AnsweredCode, string>> = {
   CURSOR_OUT_OF_RANGE: '`next` is the token of another query',
   LISTEN_TIMEOUT: 'the request key did not reach the winning branch within the wait (180 s)',
   TX_NOT_FOUND: 'chainweb-data: no transaction with the request key, or no `requestkey` given',
+  STORE_DAMAGED: 'a read met a damaged table file of the store (logged once, `/ready` 503): stop the node and run `weft-server --repair`',
   INTERNAL_ERROR: 'anything unexpected (logged; no detail in the answer)',
 }
 
@@ -73,18 +74,22 @@ const messages: Readonly<Record<AnsweredCode, string>> = {
   CURSOR_OUT_OF_RANGE: 'Expected a cursor of this query, received one of another',
   LISTEN_TIMEOUT: 'Request key x did not reach the winning branch within 180 s',
   TX_NOT_FOUND: 'Tx not found',
+  STORE_DAMAGED:
+    'Expected whole table files in the store in /var/lib/weft, but LevelDB found one damaged (Corruption: corrupted compressed block contents): stop the node and repair the store (weft-server --repair)',
   INTERNAL_ERROR: 'The server failed to answer this request',
 }
 
 /**
- * The codes an operation may answer in a profile: its own, 405, 500, the limits (a stream's own
+ * The codes an operation may answer in a profile: its own, 405, 500, a damaged store's 503 (where it
+ * has codes of its own: the four that have none, health, readiness, metrics and the status page, read no stored block), the limits (a stream's own
  * limit, `TOO_MANY_STREAMS`, stands for the requests') and a late request; `NO_MATCHING_BLOCKS`
  * only where no match is an error. Malformed HTTP and oversized headers are answered before any
  * operation is known: the document's description names them.
  */
 export function codesOf(rules: ProfileRules, own: readonly AnsweredCode[]): AnsweredCode[] {
+  const damaged: AnsweredCode[] = own.length > 0 ? ['STORE_DAMAGED'] : []
   const limits: AnsweredCode[] = ['TOO_MANY_CONNECTIONS', ...(own.includes('TOO_MANY_STREAMS') ? [] : ['TOO_MANY_REQUESTS' as const])]
-  const codes = [...own, 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', ...limits, 'INTERNAL_ERROR'] as AnsweredCode[]
+  const codes = [...own, 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', ...limits, ...damaged, 'INTERNAL_ERROR'] as AnsweredCode[]
   return codes.filter((code) => code !== 'NO_MATCHING_BLOCKS' || rules.noMatch === 'problem-404')
 }
 

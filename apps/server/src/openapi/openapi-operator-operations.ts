@@ -37,7 +37,7 @@ export const operatorOperations: readonly OperationSpec[] = [
     parameters: [],
     ok: { description: 'fit to serve', representations: [{ mediaType: json, schema: 'ReadyBody' }] },
     unavailable: {
-      description: 'not fit to serve: behind, stale or failed (the body says which)',
+      description: 'not fit to serve: behind, stale, failed, its disk full or a table file damaged (the body says which)',
       representations: [{ mediaType: json, schema: 'ReadyBody' }],
     },
     codes: [],

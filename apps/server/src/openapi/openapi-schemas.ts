@@ -69,6 +69,9 @@ const NodeStatus = Type.Object({
 const ReadyBody = Type.Object({
   ready: Type.Boolean(),
   store: StoreWriteStatus,
+  damaged: Type.Union([Type.Object({ detail: Type.String(), since: Type.String({ format: 'date-time' }) }), Type.Null()], {
+    description: 'a damaged table file met by a read since the node started (STORE_DAMAGED): unready until repaired',
+  }),
   phase: Type.String({ description: '`devnet`, or the ingest phase: `starting`, `copying`, `following`, `stopped`, `failed`' }),
   lag: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 0 }), {
     description: "chain id -> heights behind the best upstream's cut",

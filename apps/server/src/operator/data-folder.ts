@@ -68,7 +68,8 @@ const answers: Readonly<Record<StoreOpenReason, (folder: string, detail: string)
   corrupt: (folder, detail) => [
     'STORE_CORRUPT',
     `Expected a readable store in ${folder}, but it is corrupt (${detail}). ` +
-      'Fix: move the folder aside and start on a new one (or restore a snapshot); the node then syncs again',
+      'Fix: stop the node and run weft-server --repair --data on the folder (an upstream node fetches again what it lost), ' +
+      'or move the folder aside and start on a new one (or restore a snapshot); the node then syncs again',
   ],
   'disk-full': (folder, detail) => [
     'STORE_DISK_FULL',

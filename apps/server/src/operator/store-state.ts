@@ -1,4 +1,4 @@
-import type { ChainStore, WriteState } from '@weft/store'
+import type { ChainStore, StoreDamage, WriteState } from '@weft/store'
 import type { Logger } from 'pino'
 import { Gauge, type Registry } from 'prom-client'
 
@@ -42,6 +42,15 @@ export function logWriteState(log: Logger, state: WriteState): void {
     )
 }
 
+/** Logs the first damaged table a read or write met (LevelDB names no file: the repair's report does). */
+export function logDamage(log: Logger, damage: StoreDamage): void {
+  log.error(
+    { code: 'STORE_DAMAGED', folder: damage.path, detail: damage.detail },
+    'a read met a damaged table file of the store: what it holds answers 503 STORE_DAMAGED, the rest is served, /ready answers 503; ' +
+      'stop the node and run weft-server --repair --data on the folder',
+  )
+}
+
 /** `weft_store_writable` (1, or 0 while the disk is full) and `weft_store_free_bytes` (while full: at the last check). */
 export function registerStoreStateMetrics(registry: Registry, store: ChainStore): void {
   new Gauge({
@@ -50,6 +59,14 @@ export function registerStoreStateMetrics(registry: Registry, store: ChainStore)
     registers: [registry],
     collect() {
       this.set(store.writeState().writable ? 1 : 0)
+    },
+  })
+  new Gauge({
+    name: 'weft_store_damaged',
+    help: 'Whether a read or write met a damaged table file since the node started (1; see /ready), else 0',
+    registers: [registry],
+    collect() {
+      this.set(store.damage() === undefined ? 0 : 1)
     },
   })
   new Gauge({

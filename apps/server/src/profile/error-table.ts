@@ -11,7 +11,7 @@ export interface ErrorAnswer {
 
 /**
  * Every code the server answers with. The server owns most; `INVALID_CURSOR` is `@weft/cursor`'s,
- * `CURSOR_NOT_FOUND` and `INDEX_DISABLED` `@weft/store`'s, `INVALID_INDEX_QUERY` and `CURSOR_OUT_OF_RANGE` `@weft/index`'s, `BLOCK_NOT_FOUND` and `TOO_MANY_BOUNDS` `@weft/traversal`'s:
+ * `CURSOR_NOT_FOUND`, `INDEX_DISABLED` and `STORE_DAMAGED` `@weft/store`'s, `INVALID_INDEX_QUERY` and `CURSOR_OUT_OF_RANGE` `@weft/index`'s, `BLOCK_NOT_FOUND` and `TOO_MANY_BOUNDS` `@weft/traversal`'s:
  * their errors are answered as thrown, by code. An error with any other code is a logged 500.
  * `MALFORMED_REQUEST`, `HEADERS_TOO_LARGE` and `REQUEST_TIMEOUT` are answered outside Koa, to what
  * node's HTTP parser refused or cut (traffic/socket-answers.ts), from the same rows.
@@ -45,6 +45,7 @@ export const answeredCodes = [
   'CURSOR_OUT_OF_RANGE',
   'LISTEN_TIMEOUT',
   'TX_NOT_FOUND',
+  'STORE_DAMAGED',
   'INTERNAL_ERROR',
 ] as const
 
@@ -84,6 +85,7 @@ const spec: ErrorTable = {
   CURSOR_OUT_OF_RANGE: { status: 400, body: 'problem' },
   LISTEN_TIMEOUT: { status: 504, body: 'problem' },
   TX_NOT_FOUND: { status: 404, body: 'problem' },
+  STORE_DAMAGED: { status: 503, body: 'problem' },
   INTERNAL_ERROR: { status: 500, body: 'problem' },
 }
 
@@ -121,6 +123,7 @@ const chainweb: ErrorTable = {
   // The node's own 504 (servant's err504): no body.
   LISTEN_TIMEOUT: { status: 504, body: 'empty' },
   TX_NOT_FOUND: { status: 404, body: 'text' },
+  STORE_DAMAGED: { status: 503, body: 'text' },
   INTERNAL_ERROR: { status: 500, body: 'text' },
 }
 

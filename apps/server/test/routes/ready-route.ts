@@ -18,6 +18,7 @@ t.test('a devnet node is ready once its store is open', async (t) => {
   t.same(JSON.parse(response.body.toString()), {
     ready: true,
     store: { writable: true, reason: null, folder: null, freeBytes: null, since: null },
+    damaged: null,
     phase: 'devnet',
     lag: {},
     maxLag: null,
