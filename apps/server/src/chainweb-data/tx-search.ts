@@ -10,6 +10,8 @@ import type { DataPage, DataPaging } from './data-paging.js'
  * examined: a search over all history is a walk of such pages, never one request.
  */
 export const SEARCH_SCAN_LIMIT = 5000
+/** And the time it reads for at most, in milliseconds (a busy disk makes 5,000 slow): the page ends at whichever comes first. */
+export const SEARCH_TIME_LIMIT_MS = 1000
 // Where a scan goes on: the block it stopped in (by hash) and how many of its transactions it
 // examined, the index cursor just after that block, and the matches still to skip (`offset`).
 interface SearchToken {
@@ -53,23 +55,27 @@ function commandCode(copy: TransactionCopy): string {
 /**
  * chainweb-data's `/txs/search?search=`: transactions of the winning branch whose code holds
  * `search` (a plain, case-sensitive substring), newest first (height, then chain, block, position),
- * `offset` matches skipped, at most `limit`, within `scanLimit` transactions examined.
+ * `offset` matches skipped, at most `limit`, within `scanLimit` transactions examined and about
+ * `timeLimit` milliseconds (at least one transaction is examined, so that following tokens ends).
  */
 export async function searchTransactions(
   index: TransactionIndex,
   search: string,
   paging: DataPaging,
   scanLimit = SEARCH_SCAN_LIMIT,
+  timeLimit = SEARCH_TIME_LIMIT_MS,
 ): Promise<DataPage<TransactionCopy>> {
   const start = paging.next === undefined ? undefined : decodeToken(paging.next)
   if (paging.limit === 0) return { items: [], next: undefined }
   const items: TransactionCopy[] = []
   let skip = start?.skip ?? paging.offset
   let budget = scanLimit
+  const deadline = Date.now() + timeLimit
+  const spent = (): boolean => budget === 0 || (budget < scanLimit && Date.now() > deadline)
   // Examines one canonical block's transactions from `from`: where it stopped, or undefined when done with the block.
   const examine = (copies: readonly TransactionCopy[], from: number): number | undefined => {
     for (let at = from; at < copies.length; at += 1) {
-      if (items.length === paging.limit || budget === 0) return at
+      if (items.length === paging.limit || spent()) return at
       budget -= 1
       const copy = copies[at]!
       if (!commandCode(copy).includes(search)) continue
@@ -91,7 +97,7 @@ export async function searchTransactions(
   }
   // One block per read: the index's cursor after each block is where the next page goes on.
   for (;;) {
-    if (budget === 0 || items.length === paging.limit) return { items, next: token(after, null, 0) }
+    if (spent() || items.length === paging.limit) return { items, next: token(after, null, 0) }
     const page = await index.blocks({
       limit: 1,
       ...(paging.minheight === undefined ? {} : { minheight: paging.minheight }),

@@ -48,7 +48,7 @@ export const chainwebDataOperations: readonly OperationSpec[] = [
     operationId: 'chainwebDataSearchTxs',
     summary: 'Transactions whose code holds a text, newest first (chainweb-data `/txs/search`)',
     description:
-      'Winning branch only. One request examines at most 5,000 transactions (newest first; each orphaned block passed over counts as one): a page that reaches the bound ends early, possibly empty, with a `Chainweb-Next` token that goes on from the next transaction. `pactid` answers the later steps of a pact (50 at most, no paging) instead.',
+      'Winning branch only. One request examines at most 5,000 transactions (newest first; each orphaned block passed over counts as one) and reads for at most about 1 s: a page that reaches either bound ends early, possibly empty, with a `Chainweb-Next` token that goes on from the next transaction. `pactid` answers the later steps of a pact (50 at most, no paging) instead.',
     tag: 'chainweb-data',
     parameters: [],
     ownParameters: [

@@ -111,6 +111,17 @@ t.test('the work of one search is bounded: a page examines scanLimit transaction
     canonical.filter((copy) => (commandOf(copy).payload.exec?.code ?? '').includes('coin.')).map((copy) => copy.requestKey),
     'pages cut short by the bound skip and repeat nothing',
   )
+  // Out of time at once: one transaction examined a page, and the next page goes on from the one after it.
+  const first = await searchTransactions(server.store.index, '', { limit: 10, offset: 0 }, 5000, 0)
+  t.same(
+    first.items.map((copy) => copy.requestKey),
+    [canonical[0]!.requestKey],
+  )
+  const second = await searchTransactions(server.store.index, '', { limit: 10, offset: 0, next: first.next! }, 5000, 0)
+  t.same(
+    second.items.map((copy) => copy.requestKey),
+    [canonical[1]!.requestKey],
+  )
 })
 
 t.test('/txs/search errors, /stats and /coins', async (t) => {
