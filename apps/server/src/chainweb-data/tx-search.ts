@@ -71,7 +71,7 @@ export async function searchTransactions(
   let skip = start?.skip ?? paging.offset
   let budget = scanLimit
   const deadline = Date.now() + timeLimit
-  const spent = (): boolean => budget === 0 || (budget < scanLimit && Date.now() > deadline)
+  const spent = (): boolean => budget === 0 || (budget < scanLimit && Date.now() >= deadline)
   // Examines one canonical block's transactions from `from`: where it stopped, or undefined when done with the block.
   const examine = (copies: readonly TransactionCopy[], from: number): number | undefined => {
     for (let at = from; at < copies.length; at += 1) {
