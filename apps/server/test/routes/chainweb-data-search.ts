@@ -41,6 +41,7 @@ async function follow(server: RunningServer, query: string, limit: number, first
     t.equal(answer.status, 200)
     all.push(...rows(answer))
     next = answer.headers['chainweb-next'] as string | undefined
+    t.match(answer.headers['access-control-expose-headers'], /chainweb-next/, 'scripts in a browser can read the token')
     if (next === undefined) return all
   }
 }
