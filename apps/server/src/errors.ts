@@ -165,13 +165,13 @@ export class BootstrapError extends ServerError {
   }
 }
 
-/** A Pact endpoint that needs Pact state (`/send`, `/local`, `/spv`, ...): this node holds blocks and their outputs, no Pact database. */
+/** A Pact endpoint that needs Pact state (`/send`, `/local`, `/spv`, ..., chainweb-data's `/coins`): this node holds blocks and their outputs, no Pact database. */
 export class NoPactStateError extends ServerError {
   static override readonly codes = ['NO_PACT_STATE'] as const
-  constructor(endpoint: string, options?: ErrorOptions) {
+  constructor(endpoint: string, advice = 'Send this request to a chainweb-node', options?: ErrorOptions) {
     super(
       'NO_PACT_STATE',
-      `${endpoint} needs Pact state, and this node (Weft) holds none: it serves blocks, payloads and their outputs only. Send this request to a chainweb-node`,
+      `${endpoint} needs Pact state, and this node (Weft) holds none: it serves blocks, payloads and their outputs only. ${advice}`,
       options,
     )
   }

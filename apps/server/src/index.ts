@@ -4,5 +4,6 @@ export { resolveConfig, type ServerConfig, type ServerOptions } from './config/c
 export { readConfigFile } from './config/config-file.js'
 export { printConfigText } from './config/print-config.js'
 export { InvalidConfigError, StoreUnavailableError } from './errors.js'
+export { withBlockMetadata } from './pact/command-results.js'
 export { type ProcessIo, runCli, USAGE_EXIT } from './run-cli.js'
 export { nodeVersion, type RunningServer, startServer } from './server.js'

@@ -1,12 +1,14 @@
 // Part of `pnpm vectors:check`: indexes the real mainnet payloads of ../shared/vectors/real/kadena-js
 // with @weft/index, writes the entries to a LevelDB folder of its own, and checks what the index
 // promises: every request key found at its block and position by a range read, every coin.TRANSFER
-// event a transfer with its exact amount. It reads the shared folder at run time only and says
-// plainly when it is absent.
+// event a transfer with its exact amount, and /poll's result for every request key (the function the
+// route answers with, given the copy the index confirms) the payload's output with the block's
+// metadata. It reads the shared folder at run time only and says plainly when it is absent.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeEntry, deriveEntries, encodeEntries, IndexKind, type IndexOperation, transactionRange } from '@weft/index'
+import { withBlockMetadata } from '@weft/server'
 import type { PayloadWithOutputs } from '@weft/types'
 import { ClassicLevel } from 'classic-level'
 
@@ -17,6 +19,8 @@ export interface IndexVectorReport {
   readonly blocks: number
   readonly transactions: number
   readonly found: number
+  /** Request keys whose /poll result is the payload's output with its block's metadata. */
+  readonly polled: number
   readonly events: number
   readonly transfers: number
   readonly coinTransfers: number
@@ -30,6 +34,8 @@ interface Header {
   readonly chainId: number
   readonly height: number
   readonly payloadHash: string
+  readonly creationTime: number
+  readonly parent: string
 }
 
 // Whether two decimal texts (JSON numbers, exponents allowed) have the same exact value.
@@ -54,6 +60,25 @@ const coinTransferAmounts = (output: string): string[] =>
     ),
   ].map((match) => match[1]!.replace(/^\{"decimal":"(.*)"\}$/, '$1'))
 
+// Whether /poll's result for a transaction of the block `header` is its output, byte for byte, with the
+// block's metadata (in the node's key order) where the output has `"metaData":null`.
+function pollMatches(output: string, requestKey: string, header: Header): boolean {
+  const block = {
+    chain: header.chainId,
+    height: header.height,
+    hash: header.hash,
+    parent: header.parent,
+    creationTime: header.creationTime,
+  }
+  const polled = withBlockMetadata(output, { ...block, canonical: true, depth: 0 })
+  const metadata = `"metaData":${JSON.stringify({ blockTime: block.creationTime, prevBlockHash: block.parent, blockHash: block.hash, blockHeight: block.height })}`
+  return (
+    (JSON.parse(polled) as { reqKey: unknown }).reqKey === requestKey &&
+    polled.includes(metadata) &&
+    polled.replace(metadata, '"metaData":null') === output
+  )
+}
+
 /** Indexes the real payloads under `folder` (`kadena-js` of the shared vectors); undefined when they are not there. */
 export async function checkIndexVectors(folder: string): Promise<IndexVectorReport | undefined> {
   if (!existsSync(join(folder, PAYLOADS))) return undefined
@@ -66,7 +91,7 @@ export async function checkIndexVectors(folder: string): Promise<IndexVectorRepo
   const problems: string[] = []
   const dir = mkdtempSync(join(tmpdir(), 'weft-index-vectors-'))
   const db = new ClassicLevel<Buffer, Buffer>(dir, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
-  const counts = { transactions: 0, found: 0, events: 0, transfers: 0, coinTransfers: 0, exactAmounts: 0 }
+  const counts = { transactions: 0, found: 0, polled: 0, events: 0, transfers: 0, coinTransfers: 0, exactAmounts: 0 }
   const operations: IndexOperation[] = []
   try {
     const blocks = payloads.flatMap((payload) => {
@@ -111,6 +136,8 @@ export async function checkIndexVectors(folder: string): Promise<IndexVectorRepo
         )
           counts.found++
         else problems.push(`${header.height} #${position} ${requestKey}: found ${places.length} places, not its own`)
+        if (pollMatches(outputs[position + 1]!, requestKey, header)) counts.polled++
+        else problems.push(`${header.height} #${position} ${requestKey}: /poll's result is not the payload's output`)
       }
       counts.events += entries.events.length
       counts.transfers += entries.transfers.length
@@ -148,12 +175,12 @@ export async function runIndexVectors(shared: string): Promise<number> {
   const folder = join(shared, 'real', 'kadena-js')
   const report = await checkIndexVectors(folder)
   if (report === undefined) {
-    process.stdout.write(`index vectors: skipped, no ${join(folder, PAYLOADS)}\n`)
+    process.stdout.write(`index vectors and /poll: skipped, no ${join(folder, PAYLOADS)}\n`)
     return 0
   }
-  const { blocks, transactions, found, events, transfers, coinTransfers, exactAmounts, bytes, problems } = report
+  const { blocks, transactions, found, polled, events, transfers, coinTransfers, exactAmounts, bytes, problems } = report
   process.stdout.write(
-    `index vectors: ${blocks} blocks, ${found} of ${transactions} request keys found at their block and position, ${events} events, ${transfers} transfers, ${exactAmounts} of ${coinTransfers} coin.TRANSFER amounts exact; ${bytes.perTransaction.toFixed(1)} index bytes per transaction, ${bytes.perEvent.toFixed(1)} per event\n`,
+    `index vectors: ${blocks} blocks, ${found} of ${transactions} request keys found at their block and position, ${polled} /poll results equal to their payload's output with the block's metadata, ${events} events, ${transfers} transfers, ${exactAmounts} of ${coinTransfers} coin.TRANSFER amounts exact; ${bytes.perTransaction.toFixed(1)} index bytes per transaction, ${bytes.perEvent.toFixed(1)} per event\n`,
   )
   for (const problem of problems.slice(0, 20)) process.stdout.write(`index vectors: ${problem}\n`)
   return problems.length === 0 ? 0 : 1

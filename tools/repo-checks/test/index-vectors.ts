@@ -9,7 +9,15 @@ function folderOf(t: Test, blocks: readonly FixtureBlock[]): string {
   const root = t.testdir({ real: { 'kadena-js': {} } })
   const folder = join(root, 'real', 'kadena-js')
   writeFileSync(join(folder, 'payloads-with-outputs-3306537-3306636.json'), JSON.stringify(blocks.map((block) => block.payload)))
-  const items = blocks.map(({ chain, height, hash, payload }) => ({ chainId: chain, height, hash, payloadHash: payload.payloadHash }))
+  // The fixture keeps no parents or times: any stand in, /poll's metadata only has to carry them.
+  const items = blocks.map(({ chain, height, hash, payload }) => ({
+    chainId: chain,
+    height,
+    hash,
+    payloadHash: payload.payloadHash,
+    creationTime: 1_700_000_000_000_000 + height,
+    parent: payload.payloadHash,
+  }))
   writeFileSync(join(folder, 'header-branch-page1.json'), JSON.stringify({ items: items.slice(0, 30) }))
   writeFileSync(join(folder, 'header-branch-page2.json'), JSON.stringify({ items: items.slice(30) }))
   return root
@@ -21,6 +29,7 @@ t.test('every request key is found at its block and position, every coin.TRANSFE
   t.same(report?.problems, [])
   t.equal(report?.blocks, blocks.length)
   t.equal(report?.found, report?.transactions)
+  t.equal(report?.polled, report?.transactions, "every /poll result is the payload's output with the block's metadata")
   t.ok(report!.transactions > 100 && report!.coinTransfers > 100)
   t.equal(report?.exactAmounts, report?.coinTransfers)
   t.ok(report!.bytes.perTransaction > 100 && report!.bytes.perEvent > 2, JSON.stringify(report!.bytes))

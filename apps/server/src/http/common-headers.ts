@@ -9,6 +9,9 @@ export function peerAddress(address: string | undefined, port: number | undefine
   return `${host.includes(':') ? `[${host}]` : host}:${port ?? 0}`
 }
 
+const exposed = ['x-peer-addr', 'x-server-timestamp']
+const paging = ['chainweb-next', 'weft-incomplete-below']
+
 /** The headers every answer on a connection carries (peer address, clock, node version, CORS), as name and value. */
 export function commonHeaderEntries(
   rules: ProfileRules,
@@ -20,7 +23,8 @@ export function commonHeaderEntries(
     ['x-server-timestamp', String(Math.floor(Date.now() / 1000))],
     [rules.nodeVersionHeader, nodeVersion],
     ['access-control-allow-origin', '*'],
-    ['access-control-expose-headers', ['x-peer-addr', 'x-server-timestamp', rules.nodeVersionHeader, 'etag'].join(', ')],
+    // chainweb-data exposes its paging token to scripts: an explorer in a browser follows it.
+    ['access-control-expose-headers', [...exposed, rules.nodeVersionHeader, 'etag', ...(rules.chainwebData ? paging : [])].join(', ')],
   ]
 }
 

@@ -30,7 +30,7 @@ const causes: Readonly<Record<AnsweredCode, string>> = {
   HEADERS_TOO_LARGE: 'request headers over 16 KiB',
   REQUEST_TIMEOUT:
     'the headers (`--headers-timeout`) or the whole request (`--request-timeout`) arrived too slowly; the connection is closed',
-  NO_PACT_STATE: 'an endpoint that needs Pact state (`/send`, `/local`, `/spv`): Weft holds blocks and outputs, no Pact database',
+  NO_PACT_STATE: 'an endpoint that needs Pact state (`/send`, `/local`, `/spv`, `/coins`): Weft holds blocks and outputs, no Pact database',
   INDEX_DISABLED: 'the node runs with `--no-index`: it keeps no transaction index',
   INDEX_CATCHING_UP: 'the transaction index is still catching up on older blocks and cannot answer this completely yet (`Retry-After`)',
   INVALID_INDEX_QUERY: 'a malformed request key, account, name or `next` token',

@@ -136,6 +136,10 @@ export const pactSchemas = {
   TxDetail,
   TxDetailList: Type.Array(TxDetail),
   TransferDetailList: Type.Array(TransferDetail),
+  ChainwebDataStats: Type.Object(
+    { transactionCount: nullable(Type.Integer({ minimum: 0 })), coinsInCirculation: nullable(Type.Number()) },
+    { description: 'chainweb-data `ChainwebDataStats`: Weft answers null for both (neither is in the blocks)' },
+  ),
   PollRequest: Type.Object({ requestKeys: Type.Array(RequestKey, { minItems: 1 }) }),
   ListenRequest: Type.Object({ listen: RequestKey }),
   CommandResult,

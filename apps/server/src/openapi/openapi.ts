@@ -128,6 +128,7 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
     const operation: Json = {
       operationId: spec.operationId,
       summary: spec.summary,
+      ...(spec.description === undefined ? {} : { description: spec.description }),
       tags: [spec.tag],
       ...(spec.parameters.length + (spec.ownParameters?.length ?? 0) > 0 ? { parameters: parametersOf(spec) } : {}),
       ...(spec.body === undefined

@@ -4,7 +4,8 @@ import type { TransactionCopy, TransactionIndex } from '@weft/store'
 import { type DataPage, naturalParam, parseDataPaging, readDataPage } from '../chainweb-data/data-paging.js'
 import { eventDetail, transferDetail } from '../chainweb-data/detail-bodies.js'
 import { type PactHistory, txDetail, txSummary } from '../chainweb-data/tx-bodies.js'
-import { InvalidQueryError, TxNotFoundError } from '../errors.js'
+import { searchTransactions } from '../chainweb-data/tx-search.js'
+import { InvalidQueryError, NoPactStateError, TxNotFoundError } from '../errors.js'
 import { negotiate } from '../http/negotiation.js'
 import { writeJson } from '../http/responses.js'
 import { memberText } from '../pact/json-members.js'
@@ -49,6 +50,8 @@ function eventQuery(query: RouterContext['query']): { module: string; name?: str
 
 /** chainweb-data's `/txs/recent`: the 10 newest transactions. */
 const RECENT = 10
+/** chainweb-data's `/txs/search?pactid=`: 50 transactions at most, no paging. */
+const PACT_STEPS_MAX = 50
 
 // The history chainweb-data joins to a continuation: the code of the pact's first transaction and the
 // request keys of its steps before this one, on the winning branch; none for a transaction that continues no pact.
@@ -112,6 +115,29 @@ export function registerChainwebDataRoutes(router: Router, parts: ChainwebDataRo
     writeJson(ctx, Buffer.from(`[${summaries.join(',')}]`))
   })
 
+  router.get('/txs/search', async (ctx) => {
+    negotiate(ctx.get('accept') || undefined)
+    const search = first(ctx.query.search)
+    const pactId = first(ctx.query.pactid)
+    if (search !== undefined && pactId !== undefined)
+      throw new InvalidQueryError('You should only specify a pactid or a search string, not both!')
+    const paging = parseDataPaging(ctx.query)
+    const summaries = async (copies: TransactionCopy[]): Promise<string[]> =>
+      Promise.all(copies.map(async (copy) => txSummary(copy, await historyOf(index, copy))))
+    if (search !== undefined) {
+      const page = await searchTransactions(index, search, paging)
+      const bodies = await summaries(page.items)
+      return writeDataPage(ctx, { ...page, items: bodies }, (body) => body)
+    }
+    if (pactId === undefined) throw new TxNotFoundError('You must specify a search string')
+    // The later steps of the pact, newest first, as chainweb-data's `pactid=`: no Chainweb-Next.
+    const steps = (await index.pactSteps(pactId)).copies
+      .filter((copy) => copy.block.canonical)
+      .sort((a, b) => b.block.height - a.block.height || a.block.chain - b.block.chain)
+      .slice(0, Math.min(paging.limit, PACT_STEPS_MAX))
+    writeJson(ctx, Buffer.from(`[${(await summaries(steps)).join(',')}]`))
+  })
+
   router.get('/txs/events', async (ctx) => {
     negotiate(ctx.get('accept') || undefined)
     const paging = parseDataPaging(ctx.query)
@@ -133,5 +159,17 @@ export function registerChainwebDataRoutes(router: Router, parts: ChainwebDataRo
       chain === undefined ? {} : { chain },
     )
     writeDataPage(ctx, page, (transfer) => JSON.stringify(transferDetail(transfer)))
+  })
+
+  // Neither figure is in the blocks: see the README's "chainweb-data's API" for why, and what answers it.
+  router.get('/stats', (ctx) => {
+    negotiate(ctx.get('accept') || undefined)
+    writeJson(ctx, Buffer.from('{"transactionCount":null,"coinsInCirculation":null}'))
+  })
+  router.get('/coins', () => {
+    throw new NoPactStateError(
+      "GET /coins (the sum of the coin table's balances)",
+      "Ask a chainweb-node's /local for coin.coin-table's balances, chain by chain",
+    )
   })
 }

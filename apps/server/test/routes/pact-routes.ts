@@ -174,12 +174,14 @@ t.test('/listen times out with 504 and no body, as the node', async (t) => {
   t.equal(answer.body.length, 0)
 })
 
-t.test('a reorg moves a transaction from canonical to orphaned: /poll stops answering it', async (t) => {
+t.test('a reorg moves a transaction from canonical to orphaned: /poll and /txs/tx stop answering its copy', async (t) => {
   const folder = await filledFolder(t, 'development', 240, 0)
   const server = await startNode(t, { data: folder, network: 'development', profile: 'chainweb' })
   const head = (await storedTransactions(server)).find((copy) => copy.block.canonical && copy.block.depth === 0)!
   const url = `${pactBase(server, head.block.chain)}/api/v1/poll`
   t.same(Object.keys(json(await postRaw(url, { requestKeys: [head.requestKey] }))), [head.requestKey], 'answered before')
+  const txUrl = `${server.url}/txs/tx?requestkey=${head.requestKey}`
+  t.equal(json(await send(txUrl)).blockHash as unknown, head.block.hash, "chainweb-data's /txs/tx: its copy before")
   await reorg(server.store, { chains: [head.block.chain], depth: 1, seed: 'pact-reorg' })
   const after = await server.store.index.transaction(head.requestKey, { chain: head.block.chain })
   t.ok(
@@ -191,6 +193,9 @@ t.test('a reorg moves a transaction from canonical to orphaned: /poll stops answ
   if (winning === undefined) t.same(answer, {}, 'no copy on the winning branch: not answered')
   else t.equal((answer[head.requestKey]!.metaData as Record<string, unknown>).blockHash, winning.block.hash, 'answered from the new branch')
   t.not(JSON.stringify(answer).includes(head.block.hash), true, 'never from the orphan')
+  const tx = await send(txUrl)
+  if (winning === undefined) t.equal(tx.status, 404, '/txs/tx: not found once only an orphan holds it')
+  else t.equal(json(tx).blockHash as unknown, winning.block.hash, '/txs/tx: the copy of the new branch')
 })
 
 t.test('--no-index: the Pact routes answer INDEX_DISABLED (501)', async (t) => {
