@@ -17,7 +17,7 @@ export interface OperationSpec {
   readonly method: 'get' | 'post'
   readonly operationId: string
   readonly summary: string
-  readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator' | 'pact' | 'chainweb-data'
+  readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator' | 'pact' | 'chainweb-data' | 'index'
   /** `chain`, `hash`, `payloadHash` path parameters, `page` (limit, next, minheight, maxheight), `cut` (maxheight) or `/poll`'s `confirmationDepth` queries, `resume` (Last-Event-ID, since, depth). */
   readonly parameters: ReadonlyArray<'chain' | 'hash' | 'payloadHash' | 'page' | 'cut' | 'confirmationDepth' | 'resume'>
   /** Parameters of this operation alone, written out (chainweb-data's queries). */
