@@ -3,18 +3,21 @@ import { WeftHttpError } from '@weft/client'
 import { type CliIo, type Program, runProgram } from '@weft/command-line'
 import * as blocks from './commands/blocks.js'
 import * as branch from './commands/branch.js'
+import * as events from './commands/events.js'
 import * as follow from './commands/follow.js'
 import * as health from './commands/health.js'
 import * as info from './commands/info.js'
 import * as mirror from './commands/mirror.js'
 import * as snapshot from './commands/snapshot.js'
+import * as transfers from './commands/transfers.js'
+import * as tx from './commands/tx.js'
 
 /** The CLI's version: its package's own (`weft --version`). */
 export const cliVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
   .version
 
 // One module per command: each exports its summary, flags, help and run.
-const commands: Program['commands'] = { info, health, blocks, branch, follow, mirror, snapshot }
+const commands: Program['commands'] = { info, health, blocks, branch, follow, tx, events, transfers, mirror, snapshot }
 
 /** The `weft` program. */
 const weft: Program = {

@@ -18,6 +18,7 @@ import { basePath } from './profile/profiles.js'
 import { chainParam } from './read/path-params.js'
 import { registerChainRoutes } from './routes/chain-routes.js'
 import { registerChainwebDataRoutes } from './routes/chainweb-data-routes.js'
+import { registerIndexRoutes } from './routes/index-routes.js'
 import { registerNodeRoutes } from './routes/node-routes.js'
 import { registerOperatorRoutes } from './routes/operator-routes.js'
 import { registerPactRoutes } from './routes/pact-routes.js'
@@ -82,6 +83,8 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
       base,
     )
   if (rules.chainwebData) registerChainwebDataRoutes(router, { index: store.index, chains })
+  // After the update streams: `{base}/transaction/updates` is theirs, not a request key.
+  if (rules.indexResources) registerIndexRoutes(router, { index: store.index, chains }, base)
   const openApi = Buffer.from(JSON.stringify(openApiDocument(rules, network.name, nodeVersion)))
   router.get('/openapi.json', (ctx) => {
     negotiate(ctx.get('accept') || undefined)

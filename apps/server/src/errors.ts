@@ -199,10 +199,16 @@ export class ListenTimeoutError extends ServerError {
   }
 }
 
-/** chainweb-data's 404s of `/txs/tx` and `/txs/txs`: no transaction with the key, or no key asked (its own words). */
+/**
+ * No stored transaction has the key asked for: chainweb-data's 404s of `/txs/tx` and `/txs/txs` (in its own
+ * words, with the case of no key asked), and the spec profile's `{base}/transaction/{requestKey}`.
+ */
 export class TxNotFoundError extends ServerError {
   static override readonly codes = ['TX_NOT_FOUND'] as const
-  constructor(message: 'Tx not found' | 'You must specify a search string', options?: ErrorOptions) {
+  constructor(
+    message: 'Tx not found' | 'You must specify a search string' | `Expected a stored transaction ${string}`,
+    options?: ErrorOptions,
+  ) {
     super('TX_NOT_FOUND', message, options)
   }
 }

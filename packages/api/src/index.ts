@@ -4,6 +4,17 @@ export { ApiError, InvalidResponseError, WeftHttpError, WeftNetworkError } from 
 export { EventStreamParser, type EventStreamParserOptions, parseEventStream, type ServerSentEvent } from './event-stream.js'
 export { parseJsonExact, stringifyJsonExact } from './exact-json.js'
 export { createFetchTransport, type FetchTransport, type FetchTransportOptions, type OpenedStream } from './fetch-transport.js'
+export {
+  type EventFilter,
+  type EventUpdate,
+  type IndexedEvent,
+  type IndexedPlace,
+  type IndexedTransfer,
+  type IndexPage,
+  type IndexPageQuery,
+  indexPaths,
+  type TransactionCopies,
+} from './index-paths.js'
 export { emptyPage, followingCursor, followPages, isNoMatch, type PageLike } from './pages.js'
 export { chainPaths, type NodeUrl, nodeUrlProblem, type PageQuery, pageQueryString, parseNodeUrl } from './paths.js'
 export { basePath, type HeaderReader, nodeVersionOf, type ProfileWire, profileOfHeaders, wireProfiles } from './profiles.js'

@@ -2,6 +2,7 @@ import { confirmedHeaders } from './confirmed-headers.js'
 import { createConnection } from './connection.js'
 import { headerEvents } from './header-stream.js'
 import { createHeadFinder } from './heads.js'
+import { eventPage, eventUpdates, indexItems, transaction, transferPage } from './index-reads.js'
 import { blockPage, branchPage, pageItems, pagesFrom } from './pages.js'
 import type { ClientOptions, WeftClient } from './types.js'
 
@@ -37,6 +38,13 @@ export function createClient(options: ClientOptions): WeftClient {
     },
 
     confirmedHeaders: (confirmedOptions) => confirmedHeaders(client, confirmedOptions),
+
+    transaction: (requestKey, chain) => transaction(connection, requestKey, chain),
+    eventPage: (filter, query) => eventPage(connection, filter, query),
+    events: (filter, query = {}) => indexItems((next) => eventPage(connection, filter, { ...query, next }), query),
+    transferPage: (account, token, query) => transferPage(connection, account, token, query),
+    transfers: (account, token, query = {}) => indexItems((next) => transferPage(connection, account, token, { ...query, next }), query),
+    eventUpdates: (filter, streamOptions) => eventUpdates(connection, filter, streamOptions),
   }
   const heads = createHeadFinder(connection, client)
   return client

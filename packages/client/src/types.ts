@@ -1,4 +1,18 @@
-import type { AnyBlockHeader, AnyBlockPage, AnyFullBlock, AnyHeaderUpdate, BranchBounds, PageQuery } from '@weft/api'
+import type {
+  AnyBlockHeader,
+  AnyBlockPage,
+  AnyFullBlock,
+  AnyHeaderUpdate,
+  BranchBounds,
+  EventFilter,
+  EventUpdate,
+  IndexedEvent,
+  IndexedTransfer,
+  IndexPage,
+  IndexPageQuery,
+  PageQuery,
+  TransactionCopies,
+} from '@weft/api'
 import type { NetworkName, NodeInfo, Profile } from '@weft/types'
 
 /** The network a node serves and the profile it speaks. */
@@ -80,6 +94,18 @@ export interface ConfirmedHeadersOptions {
   idleTimeout?: number
 }
 
+/** Options of `eventUpdates`. */
+export interface EventUpdatesOptions {
+  /** Ends the stream (the iterator returns) when aborted. */
+  signal?: AbortSignal
+  /** Wait before reconnecting, in milliseconds (default 500). */
+  retryDelay?: number
+  /** The id of the last event an earlier run saw: the stream starts right after it, if the node still has it. */
+  lastEventId?: string
+  /** Called with the node's `ResumeFromPage` data when it could not resume after the id sent back: events were missed (read them with `events`). */
+  onResumeFailed?: (data: string) => void
+}
+
 /** The typed client of one Weft (or chainweb) node. */
 export interface WeftClient {
   readonly url: string
@@ -109,4 +135,16 @@ export interface WeftClient {
   headerEvents(options?: HeaderUpdatesOptions): AsyncGenerator<HeaderStreamEvent>
   /** Each header once it is `depth` blocks deep on its chain's winning branch: no orphan, no gap. */
   confirmedHeaders(options: ConfirmedHeadersOptions): AsyncGenerator<AnyBlockHeader>
+  /** Weft, spec profile: every stored copy of a transaction, each marked canonical or orphaned with its depth (404 `TX_NOT_FOUND` when none). */
+  transaction(requestKey: string, chain?: number): Promise<TransactionCopies>
+  /** Weft, spec profile: one page of events by qualified name or by module, newest first. */
+  eventPage(filter: EventFilter, query?: IndexPageQuery): Promise<IndexPage<IndexedEvent>>
+  /** Weft, spec profile: every event by name or module, newest first, following `next`. */
+  events(filter: EventFilter, query?: IndexPageQuery): AsyncGenerator<IndexedEvent>
+  /** Weft, spec profile: one page of an account's transfers of `token` (default coin), newest first. */
+  transferPage(account: string, token?: string, query?: IndexPageQuery): Promise<IndexPage<IndexedTransfer>>
+  /** Weft, spec profile: every transfer of an account, newest first, following `next`. */
+  transfers(account: string, token?: string, query?: IndexPageQuery): AsyncGenerator<IndexedTransfer>
+  /** Weft: events by name or module as their blocks join the winning branch, resumed across reconnections. */
+  eventUpdates(filter: EventFilter, options?: EventUpdatesOptions): AsyncGenerator<EventUpdate>
 }

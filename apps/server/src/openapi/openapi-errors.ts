@@ -15,7 +15,7 @@ const causes: Readonly<Record<AnsweredCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: 'a POST without `content-type: application/json`',
   INVALID_QUERY: "`limit` or `minheight` (or the cut's `maxheight`) not a non-negative integer",
   INVALID_MAXHEIGHT: "a page's `maxheight` not a non-negative integer",
-  INVALID_CURSOR: '`next` not `inclusive:` or `exclusive:` and a hash',
+  INVALID_CURSOR: '`next` not `inclusive:` or `exclusive:` and a hash (on pages of the transaction index: not `inclusive:` and a token)',
   INVALID_BODY: "a body that is not JSON, or not the endpoint's schema",
   INVALID_HASH: 'a malformed hash in the path',
   TOO_MANY_BOUNDS: 'more than 32 distinct upper or lower bounds',
@@ -36,7 +36,7 @@ const causes: Readonly<Record<AnsweredCode, string>> = {
   INVALID_INDEX_QUERY: 'a malformed request key, account, name or `next` token',
   CURSOR_OUT_OF_RANGE: '`next` is the token of another query',
   LISTEN_TIMEOUT: 'the request key did not reach the winning branch within the wait (180 s)',
-  TX_NOT_FOUND: 'chainweb-data: no transaction with the request key, or no `requestkey` given',
+  TX_NOT_FOUND: 'no stored transaction with the request key (chainweb-data: or no `requestkey` given)',
   STORE_DAMAGED: 'a read met a damaged table file of the store (logged once, `/ready` 503): stop the node and run `weft-server --repair`',
   INTERNAL_ERROR: 'anything unexpected (logged; no detail in the answer)',
 }

@@ -19,7 +19,7 @@ export interface OperationSpec {
   readonly summary: string
   /** What the summary leaves out (chainweb-data's search bound). */
   readonly description?: string
-  readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator' | 'pact' | 'chainweb-data'
+  readonly tag: 'node' | 'blocks' | 'headers' | 'hashes' | 'payloads' | 'updates' | 'operator' | 'pact' | 'chainweb-data' | 'index'
   /** `chain`, `hash`, `payloadHash` path parameters, `page` (limit, next, minheight, maxheight), `cut` (maxheight) or `/poll`'s `confirmationDepth` queries, `resume` (Last-Event-ID, since, depth). */
   readonly parameters: ReadonlyArray<'chain' | 'hash' | 'payloadHash' | 'page' | 'cut' | 'confirmationDepth' | 'resume'>
   /** Parameters of this operation alone, written out (chainweb-data's queries). */

@@ -13,6 +13,7 @@ import {
 } from '@weft/types'
 
 import { filteredStreamSchemas } from './openapi-filtered-schemas.js'
+import { indexSchemas } from './openapi-index-schemas.js'
 import { pactSchemas } from './openapi-pact-schemas.js'
 
 type Json = Record<string, unknown>
@@ -135,6 +136,7 @@ const answerSchemas = {
   OpenApiDocument: Type.Object({ openapi: Type.Literal('3.1.0'), paths: Type.Record(Type.String(), Type.Object({})) }),
   ...pactSchemas,
   ...filteredStreamSchemas,
+  ...indexSchemas,
 }
 
 /** The name of a component schema of the document. */

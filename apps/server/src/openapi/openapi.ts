@@ -4,6 +4,7 @@ import { chainwebDataOperations } from './openapi-chainweb-data.js'
 import { errorResponses } from './openapi-errors.js'
 import { examplesOf } from './openapi-examples.js'
 import { filteredStreamOperations } from './openapi-filtered-streams.js'
+import { indexOperations } from './openapi-index.js'
 import { type OperationSpec, operations, type Representation } from './openapi-operations.js'
 import { operatorOperations } from './openapi-operator-operations.js'
 import { pactOperations } from './openapi-pact.js'
@@ -96,6 +97,7 @@ const tags = [
   { name: 'operator', description: "The operator's endpoints: this document, metrics and the status page" },
   { name: 'pact', description: "chainweb-node's Pact service, read-only: results of transactions from the stored payloads' outputs" },
   { name: 'chainweb-data', description: "chainweb-data's API at the host root: events and transfers from the transaction index" },
+  { name: 'index', description: 'Transactions, events and transfers from the transaction index, each copy marked canonical or orphaned' },
 ]
 
 /** The OpenAPI 3.1 document of a node: its profile's paths, answers and errors, components from the @weft/types schemas. */
@@ -111,7 +113,11 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
       ? schema
       : { ...schema, contentMediaType: 'text/event-stream', contentSchema: { type: 'array', items: schemaOf(item) } }
   const paths: Record<string, Json> = {}
-  const profileOperations = [...(rules.pactService ? pactOperations : []), ...(rules.chainwebData ? chainwebDataOperations : [])]
+  const profileOperations = [
+    ...(rules.pactService ? pactOperations : []),
+    ...(rules.chainwebData ? chainwebDataOperations : []),
+    ...(rules.indexResources ? indexOperations : []),
+  ]
   for (const spec of [...operations, ...filteredStreamOperations, ...profileOperations, ...operatorOperations]) {
     const contentOf = (representations: readonly Representation[]): Json =>
       Object.fromEntries(
@@ -197,7 +203,12 @@ export function openApiDocument(rules: ProfileRules, network: string, version: s
     },
     servers: [{ url: '/', description: 'this node' }],
     security: [],
-    tags: tags.filter((tag) => (tag.name !== 'pact' || rules.pactService) && (tag.name !== 'chainweb-data' || rules.chainwebData)),
+    tags: tags.filter(
+      (tag) =>
+        (tag.name !== 'pact' || rules.pactService) &&
+        (tag.name !== 'chainweb-data' || rules.chainwebData) &&
+        (tag.name !== 'index' || rules.indexResources),
+    ),
     paths,
   }
   // `confirmationDepth` belongs to the Pact service, which only the chainweb profile serves.

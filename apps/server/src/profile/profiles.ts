@@ -28,6 +28,8 @@ export interface ProfileRules extends ProfileWire {
   readonly pactService: boolean
   /** Whether chainweb-data's API is served at the host root (`/txs/events`, `/txs/account/{account}`): what explorers of the real network read. */
   readonly chainwebData: boolean
+  /** Whether the transaction index's resources are served under brand-neutral names (`{base}/transaction/{requestKey}`, `{base}/event`, `{base}/transfer`). */
+  readonly indexResources: boolean
 }
 
 /** The profile table of docs/wire/profiles.md as data. */
@@ -44,6 +46,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     emulatesRelease: false,
     pactService: false,
     chainwebData: false,
+    indexResources: true,
   },
   chainweb: {
     ...wireProfiles.chainweb,
@@ -57,6 +60,7 @@ export const profiles: Readonly<Record<Profile, ProfileRules>> = {
     emulatesRelease: true,
     pactService: true,
     chainwebData: true,
+    indexResources: false,
   },
 }
 
