@@ -1,24 +1,17 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fill } from '@weft/devnet'
+import { freshFolder, until } from '@weft/test-kit'
 import { pino } from 'pino'
 import t, { type Test } from 'tap'
 import { bootstrapStore } from '../../src/operator/bootstrap.js'
 import { MANIFEST, type SnapshotManifest } from '../../src/operator/snapshot-publisher.js'
 import { startServer } from '../../src/server.js'
-import { filledFolder, startNode, until } from '../fixtures/node.js'
+import { filledFolder, startNode } from '../fixtures/node.js'
 
 const silent = pino({ level: 'silent' })
-
-// A folder of its own, removed after `t` (t.testdir() is one folder per test, and the publisher's store takes it).
-function folder(t: Test, name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `weft-${name}-`))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
 
 /** What the static server is asked, and how it may spoil an answer. */
 interface StaticFiles {
@@ -71,7 +64,7 @@ const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).dig
 // A publisher: a node over a filled store writing a snapshot into its folder at start, then every
 // `every` seconds, two kept.
 async function publisher(t: Test, every = 3600) {
-  const snapshots = folder(t, 'snapshots')
+  const snapshots = freshFolder(t)
   const node = await startNode(t, {
     data: await filledFolder(t, 'development', 200, 0.2),
     network: 'development',
@@ -79,7 +72,7 @@ async function publisher(t: Test, every = 3600) {
     snapshotEvery: every,
     snapshotKeep: 2,
   })
-  await until(() => (manifestOf(snapshots)?.snapshots.length ?? 0) >= 1)
+  await until(() => (manifestOf(snapshots)?.snapshots.length ?? 0) >= 1, 'the first snapshot in the manifest')
   return { node, snapshots }
 }
 
@@ -90,7 +83,7 @@ t.test('a node writes snapshots on a schedule with a manifest, and keeps the new
   await until(() => {
     const listed = manifestOf(snapshots)?.snapshots ?? []
     return listed.length === 2 && listed.every((entry) => entry.file !== first.file)
-  })
+  }, 'two newer snapshots listed in place of the first')
   const { snapshots: listed } = manifestOf(snapshots)!
   t.same(
     readdirSync(snapshots).sort(),
@@ -118,7 +111,7 @@ t.test('a new node downloads the newest snapshot, resumes a cut-short download, 
   const files = await serveFiles(t, snapshots)
   // The first answer of the snapshot breaks off after 10,000 bytes.
   files.cutAfter = (path, request) => (path.endsWith('.snapshot.gz') && request === 1 ? 10_000 : undefined)
-  const data = join(folder(t, 'replica'), 'data')
+  const data = join(freshFolder(t), 'data')
   const replica = await startNode(t, { data, network: 'development', bootstrapFrom: `${files.url}/${MANIFEST}`, upstream: [node.url] })
   const asked = files.requests.filter((request) => request.path.endsWith('.snapshot.gz'))
   t.same(
@@ -130,7 +123,7 @@ t.test('a new node downloads the newest snapshot, resumes a cut-short download, 
   await fill(node.store, { blocks: 40, seed: 'after-the-snapshot' })
   const heads = (cut: ReadonlyMap<number, { hash: Buffer }>): string =>
     [...cut].map(([chain, head]) => `${chain}:${head.hash.toString('hex')}`).join()
-  await until(() => heads(replica.store.cut()) === heads(node.store.cut()))
+  await until(() => heads(replica.store.cut()) === heads(node.store.cut()), "the replica on the node's cut")
   t.pass('the replica stands on its upstream’s cut')
   // A folder that holds a store is left as it is.
   await replica.close()
@@ -149,7 +142,7 @@ t.test('a damaged or cut-short download leaves no store behind and says why', as
     copy[copy.length >> 1] = (copy[copy.length >> 1] ?? 0) ^ 0xff
     return copy
   }
-  const damaged = folder(t, 'damaged')
+  const damaged = freshFolder(t)
   await t.rejects(
     startServer({
       data: damaged,
@@ -166,7 +159,7 @@ t.test('a damaged or cut-short download leaves no store behind and says why', as
   // Every answer breaks off at 10,000 bytes: the attempts that add nothing run out.
   files.alter = undefined
   files.cutAfter = (path) => (path.endsWith('.snapshot.gz') ? 10_000 : undefined)
-  const cut = folder(t, 'cut')
+  const cut = freshFolder(t)
   const url = `${files.url}/${MANIFEST}`
   await t.rejects(bootstrapStore({ url, data: cut, network: 'development', log: silent, attempts: 2, retryDelay: 10 }), {
     code: 'BOOTSTRAP_FAILED',
@@ -175,12 +168,12 @@ t.test('a damaged or cut-short download leaves no store behind and says why', as
   })
   t.notOk(existsSync(join(cut, 'CURRENT')), 'no store')
   // A manifest without a snapshot of the node's network.
-  await t.rejects(bootstrapStore({ url, data: folder(t, 'other'), network: 'testnet06', log: silent }), {
+  await t.rejects(bootstrapStore({ url, data: freshFolder(t), network: 'testnet06', log: silent }), {
     code: 'BOOTSTRAP_FAILED',
     reason: 'manifest',
     message: /list a snapshot of testnet06, found none/,
   })
-  await t.rejects(bootstrapStore({ url: `${files.url}/missing.json`, data: folder(t, 'none'), network: 'development', log: silent }), {
+  await t.rejects(bootstrapStore({ url: `${files.url}/missing.json`, data: freshFolder(t), network: 'development', log: silent }), {
     reason: 'manifest',
     message: /it answered 404/,
   })
