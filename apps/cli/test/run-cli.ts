@@ -3,7 +3,7 @@ import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
 import t, { type Test } from 'tap'
 import { commandNames, weft, weftInProcess } from './fixtures/cli.js'
-import { filledNode, freshFolder, serveData } from './fixtures/nodes.js'
+import { filledNode, serveData } from './fixtures/nodes.js'
 import { resettingProxy } from './fixtures/resetting-proxy.js'
 
 t.test('--help prints the usage of every command and exits 0', async (t) => {
@@ -102,3 +102,5 @@ async function singletonFolder(t: Test): Promise<string> {
   await (await openStore({ path: data, network: 'test-singleton' })).close()
   return data
 }
+
+import { freshFolder } from '@weft/test-kit'

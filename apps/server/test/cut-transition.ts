@@ -1,10 +1,11 @@
 import { type Block, genesisBlock, getNetwork, inChainwebNodeOrder } from '@weft/block'
 import { BraidMiner, createProducer, createRandom, loadWindows } from '@weft/devnet'
 import type { StoreEvent } from '@weft/store'
+import { until } from '@weft/test-kit'
 import type { Cut, NodeInfo } from '@weft/types'
 import t from 'tap'
 import { sendJson, startNode } from './fixtures/node.js'
-import { announcedHashes, subscribe, until } from './fixtures/streams.js'
+import { announcedHashes, subscribe } from './fixtures/streams.js'
 
 const network = getNetwork('recap-development')
 const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i)
@@ -16,7 +17,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const base = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/recap-development`
     const headerStream = await subscribe(`${base}/header/updates`)
     const blockStream = await subscribe(`${base}/block/updates`)
-    await until(() => server.eventClients().header === 1 && server.eventClients().block === 1)
+    await until(() => server.eventClients().header === 1 && server.eventClients().block === 1, 'both streams open')
     const inserted: string[] = []
     const joined: string[] = []
     server.store.subscribe((event: StoreEvent) => {
@@ -66,7 +67,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
 
     const producer = createProducer(server.store, { blockDelay: 0.01, seed: profile })
     producer.start()
-    await until(async () => Object.values((await cut()).hashes).every((head) => head.height >= 62))
+    await until(async () => Object.values((await cut()).hashes).every((head) => head.height >= 62), 'every chain at height 62')
     await producer.stop()
     const final = await cut()
     t.ok(
@@ -76,7 +77,10 @@ for (const profile of ['spec', 'chainweb'] as const) {
     t.same((await info()).nodeChains, profile === 'spec' ? range(0, 20).map(String) : inChainwebNodeOrder(range(0, 20)).map(String))
 
     const announced = profile === 'spec' ? inserted : joined
-    await until(() => headerStream.data().length === announced.length && blockStream.data().length === announced.length)
+    await until(
+      () => headerStream.data().length === announced.length && blockStream.data().length === announced.length,
+      'every announcement on both streams',
+    )
     t.same(announcedHashes(headerStream), announced, 'the header stream announced what the profile announces, in order')
     t.same(announcedHashes(blockStream), announced, 'so did the block stream')
     const genesis = range(10, 20).map(genesisHash)
@@ -110,6 +114,6 @@ for (const profile of ['spec', 'chainweb'] as const) {
 t.test('weft-server on recap-development runs the devnet by default', async (t) => {
   const server = await startNode(t, { data: t.testdir(), network: 'recap-development', devnet: undefined, blockDelay: 0.01 })
   t.equal(server.config.devnet, true)
-  await until(() => [...server.store.cut().values()].every((head) => head.height >= 2))
+  await until(() => [...server.store.cut().values()].every((head) => head.height >= 2), 'every chain at height 2')
   t.pass('every chain grows from its hard genesis block at the easy target')
 })

@@ -7,7 +7,7 @@ import type { Cut } from '@weft/types'
 import t, { type Test } from 'tap'
 import type { RunningServer } from '../src/index.js'
 import { chainBlocks, postJson, sendJson, startNode } from './fixtures/node.js'
-import { announcedHashes, subscribe, until } from './fixtures/streams.js'
+import { announcedHashes, subscribe } from './fixtures/streams.js'
 
 // Filled once; each profile reorganises its own copy.
 const folders = t.testdir()
@@ -33,7 +33,7 @@ async function nodeOn(t: Test, folder: string, network: 'test-singleton' | 'deve
   const server: RunningServer = await startNode(t, { data, network, profile, keepAlive: 0 })
   const base = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/${network}`
   const streams = [await subscribe(`${base}/header/updates`), await subscribe(`${base}/block/updates`)]
-  await until(() => server.eventClients().header === 1 && server.eventClients().block === 1)
+  await until(() => server.eventClients().header === 1 && server.eventClients().block === 1, 'both streams open')
   const inserted: string[] = []
   const joined: string[] = []
   server.store.subscribe((event: StoreEvent) => {
@@ -43,7 +43,7 @@ async function nodeOn(t: Test, folder: string, network: 'test-singleton' | 'deve
   // What the profile's streams must have announced: every insert (spec), the blocks joining the cut (chainweb).
   const announced = () => (profile === 'spec' ? inserted : joined)
   const streamsAnnounced = async (): Promise<string[][]> => {
-    await until(() => streams.every((stream) => stream.data().length === announced().length))
+    await until(() => streams.every((stream) => stream.data().length === announced().length), 'every announcement on every stream')
     for (const stream of streams) stream.destroy()
     return streams.map(announcedHashes)
   }
@@ -129,3 +129,5 @@ for (const profile of ['spec', 'chainweb'] as const) {
     }
   })
 }
+
+import { until } from '@weft/test-kit'

@@ -1,9 +1,10 @@
 import { type Block, decodeHeader, genesisBlock, getNetwork, headerFromJsonText, headerToJsonText, parseJsonExact } from '@weft/block'
 import { createAccountPool, createRandom, mineBlock, syntheticPayload } from '@weft/devnet'
+import { until } from '@weft/test-kit'
 import t from 'tap'
 import { alphabeticalHeaderJson } from '../src/streams/event-data.js'
 import { postRaw, send, startNode } from './fixtures/node.js'
-import { subscribe, until } from './fixtures/streams.js'
+import { subscribe } from './fixtures/streams.js'
 
 const FLAGS = (1n << 60n) + 7n
 const network = getNetwork('mainnet01')
@@ -33,7 +34,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const streams = `${server.url}/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/mainnet01`
     const headerStream = await subscribe(`${streams}/header/updates`)
     const blockStream = await subscribe(`${streams}/block/updates`)
-    await until(() => server.eventClients().header === 1 && server.eventClients().block === 1)
+    await until(() => server.eventClients().header === 1 && server.eventClients().block === 1, 'both streams open')
     const block = flaggedBlock()
     t.same(await server.store.insert(block), { inserted: true }, 'hashed, validated and stored')
     const { header } = block
@@ -73,7 +74,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
       'first eight bytes, little-endian',
     )
 
-    await until(() => headerStream.data().length === 1 && blockStream.data().length === 1)
+    await until(() => headerStream.data().length === 1 && blockStream.data().length === 1, 'one event on each stream')
     const eventJson = profile === 'spec' ? json : alphabeticalHeaderJson(header)
     t.match(eventJson, /"featureFlags":1152921504606846983,/)
     for (const [stream, label] of [

@@ -1,12 +1,13 @@
 import { fill } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { isCheap, startCheapUpstream } from './fixtures/cheap-upstream.js'
 import { startNode } from './fixtures/node.js'
 import { parsePrometheus, sampleValue } from './fixtures/prometheus.js'
 import { subscribe } from './fixtures/streams.js'
-import { assertSameNode, caughtUp, freshFolder, getText, startFollower, until } from './fixtures/upstreams.js'
+import { assertSameNode, caughtUp, getText, startFollower } from './fixtures/upstreams.js'
 
 // A follower given two upstreams: first a hostile one serving a cheap chain (easy targets, matching
 // weights, valid hashes: see fixtures/cheap-upstream.ts), then an honest Weft. The cheap chain is
@@ -25,7 +26,7 @@ t.test(
     const events = await subscribe(`${follower.url}/chain/0.0/development/header/updates`)
     t.teardown(() => events.destroy())
 
-    t.ok(await until(() => caughtUp(honest, follower), 120_000), 'the follower caught up with the honest upstream')
+    t.ok(await eventually(() => caughtUp(honest, follower), 120_000), 'the follower caught up with the honest upstream')
     t.ok(
       cheap.requests.some((request) => request.includes('/block?')),
       'it was asked for blocks',

@@ -3,11 +3,12 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { deviceReadAhead } from '@weft/store'
+import { until } from '@weft/test-kit'
 import t from 'tap'
 import { nodeVersion, runCli } from '../src/index.js'
 import { readAheadWarning } from '../src/operator/read-ahead-check.js'
 import { captureIo, collect } from './fixtures/cli.js'
-import { send, until } from './fixtures/node.js'
+import { send } from './fixtures/node.js'
 
 t.test('the command prints help with -h or --help, and its version with --version', async (t) => {
   for (const flag of ['--help', '-h']) {
@@ -130,12 +131,12 @@ t.test('the bin writes only JSON lines: where it listens, each request, and its 
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-  await until(() => lines().some((line) => line.msg === 'listening'))
+  await until(() => lines().some((line) => line.msg === 'listening'), 'the listening log line')
   const listening = lines().find((line) => line.msg === 'listening')!
   t.match(listening, { level: 30, name: 'weft-server', network: 'test-singleton', profile: 'spec', devnet: true })
   const url = listening.url as string
   t.equal((await send(`${url}/health-check`)).status, 200)
-  await until(() => lines().some((line) => line.url === '/health-check'))
+  await until(() => lines().some((line) => line.url === '/health-check'), 'the logged request of /health-check')
   t.match(
     lines().find((line) => line.url === '/health-check'),
     { level: 30, method: 'GET', url: '/health-check', status: 200 },

@@ -2,18 +2,19 @@ import { Agent, get, request } from 'node:http'
 import { createServer } from 'node:net'
 import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
+import { until } from '@weft/test-kit'
 import type { BlockPage } from '@weft/types'
 import { pino } from 'pino'
 import t from 'tap'
 import { startServer } from '../src/index.js'
 import { CLOSE_GRACE_MS } from '../src/server.js'
-import { filledFolder, send, startNode, until } from './fixtures/node.js'
+import { filledFolder, send, startNode } from './fixtures/node.js'
 
 t.test('the producer grows the chains, and a restart on the same folder continues them', async (t) => {
   const data = t.testdir()
   const first = await startServer({ port: 0, data, network: 'test-singleton', blockDelay: 0.02, logLevel: 'silent' })
   t.equal(first.config.devnet, true, 'on by default for test-singleton')
-  await until(() => (first.store.cut().get(0)?.height ?? 0) >= 5)
+  await until(() => (first.store.cut().get(0)?.height ?? 0) >= 5, 'chain 0 at height 5 on the first node')
   await first.close()
   await first.close()
   const reopened = await openStore({ path: data, network: 'test-singleton' })
@@ -21,7 +22,7 @@ t.test('the producer grows the chains, and a restart on the same folder continue
   await reopened.close()
   t.ok(head.height >= 5, `the store kept height ${head.height}`)
   const second = await startNode(t, { data, network: 'test-singleton', devnet: true, blockDelay: 0.02 })
-  await until(() => second.store.cut().get(0)!.height >= head.height + 3)
+  await until(() => second.store.cut().get(0)!.height >= head.height + 3, 'chain 0 three blocks higher on the second node')
   const response = await send(`${second.url}/chain/0.0/test-singleton/chain/0/block?minheight=${head.height}&maxheight=${head.height}`)
   t.match(
     (JSON.parse(response.body.toString()) as BlockPage).items.map((item) => item.header.hash),
@@ -34,7 +35,7 @@ t.test('with --sync-writes the producer writes through fsync, and a restart find
   const data = t.testdir()
   const server = await startServer({ port: 0, data, network: 'test-singleton', blockDelay: 0.02, logLevel: 'silent', syncWrites: true })
   t.equal(server.config.syncWrites, true)
-  await until(() => (server.store.cut().get(0)?.height ?? 0) >= 3)
+  await until(() => (server.store.cut().get(0)?.height ?? 0) >= 3, 'chain 0 at height 3')
   const head = server.store.cut().get(0)!
   await server.close()
   const reopened = await openStore({ path: data, network: 'test-singleton' })
@@ -50,7 +51,7 @@ t.test('close ends the event streams and stops accepting', async (t) => {
       resolve({ ended: new Promise<void>((done) => res.on('end', () => done()).resume()) })
     }).on('error', reject)
   })
-  await until(() => server.eventClients().header === 1)
+  await until(() => server.eventClients().header === 1, 'the header stream open')
   await server.close()
   await ended
   t.equal(server.eventClients().header, 0)
@@ -126,7 +127,7 @@ t.test('close is prompt with a kept-alive event-stream connection', async (t) =>
       resolve({ ended: new Promise<boolean>((done) => res.on('close', () => done(res.complete)).resume()) })
     }).on('error', reject)
   })
-  await until(() => server.eventClients().header === 1)
+  await until(() => server.eventClients().header === 1, 'the header stream open')
   const started = Date.now()
   await server.close()
   t.ok(

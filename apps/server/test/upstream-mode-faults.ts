@@ -2,10 +2,11 @@ import { cpSync } from 'node:fs'
 import { fill } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
 import { openStore } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import type { ReadyBody } from '../src/routes/ready-route.js'
 import { startNode } from './fixtures/node.js'
-import { assertSameNode, caughtUp, freshFolder, getText, startFollower, startProxy, until } from './fixtures/upstreams.js'
+import { assertSameNode, caughtUp, getText, startFollower, startProxy } from './fixtures/upstreams.js'
 
 const base = '/chain/0.0/development'
 
@@ -31,10 +32,10 @@ t.test('two upstreams, one killed during the copy: the follower goes on with the
     },
   })
   const { server: follower, log } = await startFollower(t, [slow.url, second.url], { ingest: { windowBlocks: 200 } })
-  t.ok(await until(() => (follower.ingest?.status().inserted ?? 0) > 0), 'the copy began on the first upstream')
+  t.ok(await eventually(() => (follower.ingest?.status().inserted ?? 0) > 0), 'the copy began on the first upstream')
   await slow.close()
   await first.close()
-  t.ok(await until(() => caughtUp(second, follower)), 'the follower reached the cut through the second upstream')
+  t.ok(await eventually(() => caughtUp(second, follower)), 'the follower reached the cut through the second upstream')
   await assertSameNode(t, second, follower, base)
   const failover = log.lines.find((line) => line.msg === 'failing over to another upstream')
   t.match(failover, { level: 40, upstream: slow.url, next: second.url }, 'a warn line names the upstream left and the next one')
@@ -65,7 +66,7 @@ t.test('an upstream answering 429 with Retry-After is left alone that long', asy
   })
   // One request at a time: every request after the refusal was sent after it.
   const { server: follower, log } = await startFollower(t, [proxy.url], { ingestConcurrency: 1 })
-  t.ok(await until(() => caughtUp(upstream, follower)), 'the follower caught up')
+  t.ok(await eventually(() => caughtUp(upstream, follower)), 'the follower caught up')
   const after = proxy.requests.filter((request) => request.at > refusedAt)
   t.ok(refusedAt > 0 && after.length > 0, 'one request was refused, later ones came')
   t.ok(after[0]!.at - refusedAt >= 990, `the next request came ${after[0]!.at - refusedAt} ms after the 429`)
@@ -87,7 +88,7 @@ t.test('a block with a wrong hash is rejected, logged, never stored, and its ups
   const proxy = await startProxy(t, upstream.url, { rewrite: (_path, body) => body.replaceAll(`"hash":"${real}"`, `"hash":"${altered}"`) })
   const { server: follower, log } = await startFollower(t, [proxy.url])
   t.ok(
-    await until(async () => {
+    await eventually(async () => {
       const { status, text } = await getText(`${follower.url}/ready`)
       const body = JSON.parse(text) as ReadyBody
       return status === 503 && body.upstreams[0]?.state === 'demoted' && body.upstreams[0].lastError?.code === 'INVALID_BLOCK'

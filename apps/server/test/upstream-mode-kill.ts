@@ -3,10 +3,11 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { startServer } from '../src/index.js'
 import { startNode } from './fixtures/node.js'
-import { assertSameNode, caughtUp, freshFolder, getText, startFollower, until } from './fixtures/upstreams.js'
+import { assertSameNode, caughtUp, getText, startFollower } from './fixtures/upstreams.js'
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const base = '/chain/0.0/development'
@@ -73,7 +74,7 @@ t.test(
         moments.push((JSON.parse(text) as { phase: string }).phase)
       } else {
         // While following: once caught up, a random moment later.
-        t.ok(await until(async () => (await getText(`${url}/ready`)).status === 200), `run ${kill} caught up`)
+        t.ok(await eventually(async () => (await getText(`${url}/ready`)).status === 200), `run ${kill} caught up`)
         await pause(Math.random() * 800)
         moments.push('follow')
       }
@@ -84,7 +85,7 @@ t.test(
     await producing.close()
     const upstream = await startNode(t, { data: upstreamData, port })
     const { server: follower } = await startFollower(t, [upstream.url], { data })
-    t.ok(await until(() => caughtUp(upstream, follower)), 'the follower, restarted with the same flags, caught up')
+    t.ok(await eventually(() => caughtUp(upstream, follower)), 'the follower, restarted with the same flags, caught up')
     await assertSameNode(t, upstream, follower, base)
   },
 )

@@ -2,10 +2,11 @@ import { get } from 'node:http'
 import type { Header } from '@weft/block'
 import { fill, reorg } from '@weft/devnet'
 import { openStore, type StoreEvent } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import type { RunningServer } from '../src/index.js'
 import { startNode } from './fixtures/node.js'
-import { caughtUp, freshFolder, startFollower, until } from './fixtures/upstreams.js'
+import { caughtUp, startFollower } from './fixtures/upstreams.js'
 
 interface Announced {
   hash: string
@@ -43,11 +44,11 @@ t.test(
     await seeded.close()
     const upstream = await startNode(t, { data })
     const { server: follower } = await startFollower(t, [upstream.url], { profile: 'chainweb' })
-    t.ok(await until(() => caughtUp(upstream, follower)), 'the follower caught up')
+    t.ok(await eventually(() => caughtUp(upstream, follower)), 'the follower caught up')
 
     const stream = readUpdates(follower)
     t.teardown(stream.stop)
-    t.ok(await until(() => follower.eventClients().header === 1), 'the stream is open')
+    t.ok(await eventually(() => follower.eventClients().header === 1), 'the stream is open')
     const openCut = new Map(follower.store.cut())
     const cutEvents: Array<Extract<StoreEvent, { type: 'cut' }>> = []
     follower.store.subscribe((event) => {
@@ -55,15 +56,15 @@ t.test(
     })
 
     await fill(upstream.store, { blocks: 300, forkRate: 0.4, seed: 'streams-more' })
-    t.ok(await until(() => caughtUp(upstream, follower)), 'the follower followed the forks')
+    t.ok(await eventually(() => caughtUp(upstream, follower)), 'the follower followed the forks')
     // A fork two blocks deep below chain 0's head that wins fork choice: the head and its parent lose.
     const [reorged] = (await reorg(upstream.store, { chains: [0], depth: 2, seed: 'streams-fork' })).chains
     t.ok(upstream.store.cut().get(0)!.hash.equals(reorged!.newHead.hash), 'the upstream reorganised chain 0')
     const fork: Header[] = [(await upstream.store.getHeader(reorged!.newHead.parent))!, reorged!.newHead]
     await fill(upstream.store, { blocks: 60, forkRate: 0.4, seed: 'streams-after' })
-    t.ok(await until(() => caughtUp(upstream, follower)), 'the follower followed the reorg')
+    t.ok(await eventually(() => caughtUp(upstream, follower)), 'the follower followed the reorg')
     const joined = cutEvents.flatMap((event) => event.joined.map((block) => ({ block: block.header, cut: event.cut })))
-    t.ok(await until(() => stream.events.length >= joined.length), 'every joined block reached the stream')
+    t.ok(await eventually(() => stream.events.length >= joined.length), 'every joined block reached the stream')
     const { events } = stream
 
     t.same(

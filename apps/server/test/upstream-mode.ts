@@ -1,9 +1,10 @@
 import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t, { type Test } from 'tap'
 import { parseCommandLine, type RunningServer, resolveConfig, startServer } from '../src/index.js'
 import { startNode } from './fixtures/node.js'
-import { assertSameNode, caughtUp, freshFolder, getText, type LogLines, startFollower, until } from './fixtures/upstreams.js'
+import { assertSameNode, caughtUp, getText, type LogLines, startFollower } from './fixtures/upstreams.js'
 
 const spec = '/chain/0.0/development'
 
@@ -70,7 +71,7 @@ t.test('a follower of a devnet node with forks reaches its cut, every page byte 
   t.equal(follower.config.devnet, false, 'no producer in upstream mode')
   const { upstream, closedAt } = await still()
   // Orphans the producer wrote last are read by the copy that follows the stream's reconnection.
-  t.ok(await until(() => caughtUp(upstream, follower) && copiedSince(log, closedAt)), 'the follower reached the upstream cut')
+  t.ok(await eventually(() => caughtUp(upstream, follower) && copiedSince(log, closedAt)), 'the follower reached the upstream cut')
   await assertSameNode(t, upstream, follower, spec)
   t.ok((await orphanCount(follower)) > 0, 'orphans were copied')
 })
@@ -79,7 +80,7 @@ t.test('a chainweb-profile mainnet01 node of genesis blocks: the follower adopts
   const upstream = await startNode(t, { data: freshFolder(t), network: 'mainnet01', profile: 'chainweb' })
   const { server: follower } = await startFollower(t, [upstream.url], { network: 'mainnet01', profile: 'chainweb' })
   const base = '/chainweb/0.0/mainnet01'
-  t.ok(await until(() => caughtUp(upstream, follower)), 'ready on the same cut')
+  t.ok(await eventually(() => caughtUp(upstream, follower)), 'ready on the same cut')
   t.equal(follower.store.cut().size, 10, 'ten chains: 10-19 begin at 852054')
   t.same(
     [...follower.store.cut().keys()].sort((a, b) => a - b),
@@ -103,7 +104,7 @@ t.test('a chainweb-profile development node with forks: orphans reach the follow
   const { upstream, closedAt } = await still()
   // The stream announces only blocks of the cut: an orphan the producer wrote after its chain's last
   // announcement is read by the copy that follows the stream's reconnection to the restarted node.
-  t.ok(await until(() => caughtUp(upstream, follower) && copiedSince(log, closedAt)), 'the follower reached the upstream cut')
+  t.ok(await eventually(() => caughtUp(upstream, follower) && copiedSince(log, closedAt)), 'the follower reached the upstream cut')
   await assertSameNode(t, upstream, follower, chainweb)
   t.ok((await orphanCount(follower)) > 0, 'orphans were copied, though the stream never announces them')
 })
@@ -116,8 +117,8 @@ t.test('a Weft following a Weft following a Weft reaches the same cut and pages'
   const origin = await startNode(t, { data })
   const { server: middle } = await startFollower(t, [origin.url])
   const { server: edge } = await startFollower(t, [middle.url], { profile: 'chainweb' })
-  t.ok(await until(() => caughtUp(origin, middle)), 'the middle tier reached the origin')
-  t.ok(await until(() => caughtUp(middle, edge)), 'the edge reached the middle tier')
+  t.ok(await eventually(() => caughtUp(origin, middle)), 'the middle tier reached the origin')
+  t.ok(await eventually(() => caughtUp(middle, edge)), 'the edge reached the middle tier')
   const heads = async (url: string, base: string) => (JSON.parse((await getText(`${url}${base}/cut`)).text) as { hashes: unknown }).hashes
   t.same(await heads(edge.url, chainweb), await heads(origin.url, spec), 'the edge stands on the origin cut')
   await assertSameNode(t, origin, middle, spec)

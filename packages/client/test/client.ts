@@ -1,9 +1,10 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { encodeHash } from '@weft/hash-text'
+import { freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { createClient, isTransient } from '../src/index.js'
-import { filledNode, freshFolder, serveData } from './fixtures/nodes.js'
+import { filledNode, serveData } from './fixtures/nodes.js'
 
 t.test('a client of a node in either profile', async (t) => {
   const { server, data } = await filledNode(t)

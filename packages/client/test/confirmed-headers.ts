@@ -1,9 +1,10 @@
 import type { Header } from '@weft/block'
 import { encodeHash } from '@weft/hash-text'
 import type { RunningServer } from '@weft/server'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { type AnyBlockHeader, createClient, InvalidOptionError, ReorgTooDeepError } from '../src/index.js'
-import { eventually, filledNode, freshFolder, serveData, winningBranch } from './fixtures/nodes.js'
+import { filledNode, serveData, winningBranch } from './fixtures/nodes.js'
 import { resettingProxy } from './fixtures/resetting-proxy.js'
 
 const depth = 3

@@ -1,8 +1,9 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { createClient, InvalidResponseError } from '../src/index.js'
-import { filledNode, freshFolder, serveData } from './fixtures/nodes.js'
+import { filledNode, serveData } from './fixtures/nodes.js'
 
 t.test('the connection to a node', async (t) => {
   const { server, data } = await filledNode(t)

@@ -1,9 +1,10 @@
 import { decodeHeader } from '@weft/block'
 import { fill } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
+import { eventually } from '@weft/test-kit'
 import t from 'tap'
 import { type AnyFullBlock, type AnyHeaderUpdate, createClient } from '../src/index.js'
-import { eventually, filledNode } from './fixtures/nodes.js'
+import { filledNode } from './fixtures/nodes.js'
 
 // Real featureFlags exceed what a double holds exactly: since release 3.2 their high 32 bits hold
 // fork votes, and mainnet01's first 530,500 blocks carry the miner's nonce there. A mainnet01 devnet

@@ -1,9 +1,10 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fill } from '@weft/devnet'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { type AnyHeaderUpdate, createClient, type HeaderStreamEvent } from '../src/index.js'
-import { eventually, filledNode, freshFolder, serveData } from './fixtures/nodes.js'
+import { filledNode, serveData } from './fixtures/nodes.js'
 
 t.test('the header update stream', async (t) => {
   const { server } = await filledNode(t)

@@ -1,8 +1,9 @@
 import { createRandom, fill, reorg } from '@weft/devnet'
 import type { StoreEvent } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { createClient, type HeaderStreamEvent } from '../src/index.js'
-import { eventually, freshFolder, serveData } from './fixtures/nodes.js'
+import { serveData } from './fixtures/nodes.js'
 import { resettingProxy } from './fixtures/resetting-proxy.js'
 
 const KILLS = 20

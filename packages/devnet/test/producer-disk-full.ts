@@ -1,10 +1,9 @@
 import { join } from 'node:path'
 import { openStore, type StoreFullError } from '@weft/store'
-import { lowestHead, storeReaches } from '@weft/test-kit'
+import { lowestHead, mountTmpfs, storeReaches } from '@weft/test-kit'
 import t from 'tap'
 import { createProducer } from '../src/producer.js'
 import { checkBraid } from './fixtures/braid-check.js'
-import { mountTmpfs } from './fixtures/tmpfs.js'
 
 t.test(
   'a producer whose store fills up waits without halting, mines on from the cut once space is freed, and stops while it waits',

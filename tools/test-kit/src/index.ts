@@ -3,4 +3,5 @@ export { type ChildOptions, type MinedBraid, makePayload, mineBraid, mineLine, m
 export { freshFolder, type TestLike } from './folders.js'
 export { seededRandom } from './random.js'
 export { blocksOf, cutOf, followerStore, storedHashes, testStore } from './stores.js'
+export { mountTmpfs, type Tmpfs } from './tmpfs.js'
 export { eventually, lowestHead, storeReaches, until, WAIT_BOUND_MS } from './wait.js'

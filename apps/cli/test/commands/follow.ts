@@ -4,10 +4,11 @@ import { createInterface } from 'node:readline'
 import { powHashHex } from '@weft/block'
 import { fill } from '@weft/devnet'
 import { encodeHash } from '@weft/hash-text'
+import { eventually, freshFolder } from '@weft/test-kit'
 import type { Test } from 'tap'
 import t from 'tap'
 import { cli, weft } from '../fixtures/cli.js'
-import { eventually, filledNode, freshFolder, serveData } from '../fixtures/nodes.js'
+import { filledNode, serveData } from '../fixtures/nodes.js'
 
 t.test('weft follow against a node', async (t) => {
   const { server } = await filledNode(t, { blocks: 200 })

@@ -2,10 +2,11 @@ import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mineBlock } from '@weft/devnet'
 import { openStore } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import type { PayloadWithOutputs } from '@weft/types'
 import t from 'tap'
 import { assertSamePages, insertedBy, type MirrorLine, mirrorFolder, storedBlockCount } from '../fixtures/mirrored.js'
-import { eventually, filledNode, freshFolder, rawPages, serveData, winningBranch } from '../fixtures/nodes.js'
+import { filledNode, rawPages, serveData, winningBranch } from '../fixtures/nodes.js'
 
 t.test('a mirror into an empty folder serves every GET block page byte for byte like its upstream', async (t) => {
   const { server: upstream } = await filledNode(t, { blocks: 300, forkRate: 0.25 })

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { PassThrough } from 'node:stream'
+import { freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { runCli } from '../../src/run-cli.js'
 import { cli } from '../fixtures/cli.js'
 import { assertSamePages, type MirrorLine } from '../fixtures/mirrored.js'
-import { filledNode, freshFolder, serveData } from '../fixtures/nodes.js'
+import { filledNode, serveData } from '../fixtures/nodes.js'
 
 t.test('weft mirror against a node', async (t) => {
   const { server } = await filledNode(t, { blocks: 200 })

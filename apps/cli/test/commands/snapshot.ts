@@ -2,9 +2,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { openStore } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import { weft, weftInProcess } from '../fixtures/cli.js'
-import { eventually, filledNode, freshFolder, rawPages, serveData } from '../fixtures/nodes.js'
+import { filledNode, rawPages, serveData } from '../fixtures/nodes.js'
 
 const base = '/chain/0.0/development'
 

@@ -2,6 +2,7 @@ import { createServer } from 'node:http'
 import { Writable } from 'node:stream'
 import { InvalidCursorError } from '@weft/cursor'
 import { CursorNotFoundError } from '@weft/store'
+import { until } from '@weft/test-kit'
 import { TooManyBoundsError } from '@weft/traversal'
 import Koa from 'koa'
 import { pino } from 'pino'
@@ -10,7 +11,7 @@ import { MethodNotAllowedError, NotAcceptableError, PayloadNotFoundError } from 
 import { errorMapping } from '../../src/http/error-mapping.js'
 import { startServer } from '../../src/index.js'
 import { type ErrorTable, errorTables } from '../../src/profile/error-table.js'
-import { send, startNode, until } from '../fixtures/node.js'
+import { send, startNode } from '../fixtures/node.js'
 import { rawConnection } from '../fixtures/raw-client.js'
 
 // A real app with the error middleware over one handler that throws what the test gives it; logged lines are kept.
@@ -120,7 +121,7 @@ t.test('a client that leaves before its answer ends its request quietly: a debug
   // Time for the request to reach its handler, which waits for the rest of the body.
   await new Promise((resolve) => setTimeout(resolve, 100))
   connection.socket.destroy()
-  await until(() => lines.some((line) => line.msg === 'client went away before its answer'))
+  await until(() => lines.some((line) => line.msg === 'client went away before its answer'), 'the log of a client gone before its answer')
   const request = lines.find((line) => line.status !== undefined && line.finished !== undefined)
   t.equal(request?.finished, false, 'the request line says the answer never finished')
   t.not(request?.status, 500, 'no 500 was attempted')

@@ -1,9 +1,10 @@
 import { type Block, genesisBlock, getNetwork } from '@weft/block'
 import { createAccountPool, createRandom, mineBlock, syntheticPayload } from '@weft/devnet'
+import { until } from '@weft/test-kit'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import t from 'tap'
 import { sendJson, startNode } from '../fixtures/node.js'
-import { subscribe, until } from '../fixtures/streams.js'
+import { subscribe } from '../fixtures/streams.js'
 
 type Json = Record<string, unknown>
 interface StreamContent {
@@ -90,10 +91,10 @@ for (const profile of ['spec', 'chainweb'] as const) {
       headers.destroy()
       blocks.destroy()
     })
-    await until(() => server.eventClients().header === 1 && server.eventClients().block === 1)
+    await until(() => server.eventClients().header === 1 && server.eventClients().block === 1, 'both streams open')
     const block = nextBlock()
     t.same(await server.store.insert(block), { inserted: true })
-    await until(() => framesOf(headers.received()).length === 1 && framesOf(blocks.received()).length === 1)
+    await until(() => framesOf(headers.received()).length === 1 && framesOf(blocks.received()).length === 1, 'one frame on each stream')
     const header = check('/header/updates', framesOf(headers.received())[0]!, '/header/updates')
     const full = check('/block/updates', framesOf(blocks.received())[0]!, '/block/updates')
     t.equal((header.header as Json).hash, block.header.hash.toString('base64url'), 'the event is the block inserted')

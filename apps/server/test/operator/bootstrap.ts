@@ -1,25 +1,18 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
+import { freshFolder, until } from '@weft/test-kit'
 import { pino } from 'pino'
 import t, { type Test } from 'tap'
 import { bootstrapStore } from '../../src/operator/bootstrap.js'
 import { MANIFEST, type SnapshotManifest, startSnapshotSchedule } from '../../src/operator/snapshot-publisher.js'
 import { startServer } from '../../src/server.js'
-import { filledFolder, startNode, until } from '../fixtures/node.js'
+import { filledFolder, startNode } from '../fixtures/node.js'
 
 const silent = pino({ level: 'silent' })
-
-// A folder of its own, removed after `t` (t.testdir() is one folder per test, and the publisher's store takes it).
-function folder(t: Test, name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `weft-${name}-`))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
 
 /** What the static server is asked, and how it may spoil an answer. */
 interface StaticFiles {
@@ -76,7 +69,7 @@ const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).dig
 // A publisher: a node over a filled store writing a snapshot into its folder at start, then every
 // `every` seconds, two kept.
 async function publisher(t: Test, every = 3600) {
-  const snapshots = folder(t, 'snapshots')
+  const snapshots = freshFolder(t)
   const node = await startNode(t, {
     data: await filledFolder(t, 'development', 200, 0.2),
     network: 'development',
@@ -84,7 +77,7 @@ async function publisher(t: Test, every = 3600) {
     snapshotEvery: every,
     snapshotKeep: 2,
   })
-  await until(() => (manifestOf(snapshots)?.snapshots.length ?? 0) >= 1)
+  await until(() => (manifestOf(snapshots)?.snapshots.length ?? 0) >= 1, 'the first snapshot in the manifest')
   return { node, snapshots }
 }
 
@@ -95,7 +88,7 @@ t.test('a node writes snapshots on a schedule with a manifest, and keeps the new
   await until(() => {
     const listed = manifestOf(snapshots)?.snapshots ?? []
     return listed.length === 2 && listed.every((entry) => entry.file !== first.file)
-  })
+  }, 'two newer snapshots listed in place of the first')
   const { snapshots: listed } = manifestOf(snapshots)!
   t.same(
     readdirSync(snapshots).sort(),
@@ -123,13 +116,13 @@ t.test('a new node downloads the newest snapshot, resumes a cut-short download, 
   const files = await serveFiles(t, snapshots)
   // The first answer of the snapshot breaks off after 10,000 bytes.
   files.cutAfter = (path, request) => (path.endsWith('.snapshot.gz') && request === 1 ? 10_000 : undefined)
-  const data = join(folder(t, 'replica'), 'data')
+  const data = join(freshFolder(t), 'data')
   // The cut comes once the replica has written the 10,000 bytes (on a busy machine it may not have read them yet).
   files.beforeCut = () =>
     until(() => {
       const downloads = join(data, '.bootstrap')
       return existsSync(downloads) && readdirSync(downloads).some((name) => statSync(join(downloads, name)).size >= 10_000)
-    })
+    }, 'the replica to write the first 10,000 bytes')
   const replica = await startNode(t, { data, network: 'development', bootstrapFrom: `${files.url}/${MANIFEST}`, upstream: [node.url] })
   const asked = files.requests.filter((request) => request.path.endsWith('.snapshot.gz'))
   t.same(
@@ -141,7 +134,7 @@ t.test('a new node downloads the newest snapshot, resumes a cut-short download, 
   await fill(node.store, { blocks: 40, seed: 'after-the-snapshot' })
   const heads = (cut: ReadonlyMap<number, { hash: Buffer }>): string =>
     [...cut].map(([chain, head]) => `${chain}:${head.hash.toString('hex')}`).join()
-  await until(() => heads(replica.store.cut()) === heads(node.store.cut()))
+  await until(() => heads(replica.store.cut()) === heads(node.store.cut()), "the replica on the node's cut")
   t.pass('the replica stands on its upstream’s cut')
   // A folder that holds a store is left as it is.
   await replica.close()
@@ -160,7 +153,7 @@ t.test('a damaged or cut-short download leaves no store behind and says why', as
     copy[copy.length >> 1] = (copy[copy.length >> 1] ?? 0) ^ 0xff
     return copy
   }
-  const damaged = folder(t, 'damaged')
+  const damaged = freshFolder(t)
   await t.rejects(
     startServer({
       data: damaged,
@@ -177,7 +170,7 @@ t.test('a damaged or cut-short download leaves no store behind and says why', as
   // Every answer breaks off at 10,000 bytes: the attempts that add nothing run out.
   files.alter = undefined
   files.cutAfter = (path) => (path.endsWith('.snapshot.gz') ? 10_000 : undefined)
-  const cut = folder(t, 'cut')
+  const cut = freshFolder(t)
   const url = `${files.url}/${MANIFEST}`
   await t.rejects(bootstrapStore({ url, data: cut, network: 'development', log: silent, attempts: 2, retryDelay: 10 }), {
     code: 'BOOTSTRAP_FAILED',
@@ -186,22 +179,22 @@ t.test('a damaged or cut-short download leaves no store behind and says why', as
   })
   t.notOk(existsSync(join(cut, 'CURRENT')), 'no store')
   // A manifest without a snapshot of the node's network.
-  await t.rejects(bootstrapStore({ url, data: folder(t, 'other'), network: 'testnet06', log: silent }), {
+  await t.rejects(bootstrapStore({ url, data: freshFolder(t), network: 'testnet06', log: silent }), {
     code: 'BOOTSTRAP_FAILED',
     reason: 'manifest',
     message: /list a snapshot of testnet06, found none/,
   })
-  await t.rejects(bootstrapStore({ url: `${files.url}/missing.json`, data: folder(t, 'none'), network: 'development', log: silent }), {
+  await t.rejects(bootstrapStore({ url: `${files.url}/missing.json`, data: freshFolder(t), network: 'development', log: silent }), {
     reason: 'manifest',
     message: /it answered 404/,
   })
 })
 
 t.test('a scheduled snapshot waits until the node is ready (a following node publishes once it has caught up)', async (t) => {
-  const store = await openStore({ path: folder(t, 'store'), network: 'development' })
+  const store = await openStore({ path: freshFolder(t), network: 'development' })
   t.teardown(() => store.close())
   await fill(store, { blocks: 20, seed: 'ready gate' })
-  const dir = folder(t, 'gated')
+  const dir = freshFolder(t)
   let ready = false
   let checks = 0
   const schedule = startSnapshotSchedule({
@@ -216,9 +209,9 @@ t.test('a scheduled snapshot waits until the node is ready (a following node pub
     },
   })
   t.teardown(() => schedule.stop())
-  await until(() => checks >= 5)
+  await until(() => checks >= 5, 'five checks of readiness')
   t.equal(manifestOf(dir), undefined, 'no snapshot while not ready')
   ready = true
-  await until(() => (manifestOf(dir)?.snapshots.length ?? 0) === 1)
+  await until(() => (manifestOf(dir)?.snapshots.length ?? 0) === 1, 'a snapshot once ready')
   t.equal(manifestOf(dir)!.snapshots[0]!.blocks, 40, 'then the store, whole')
 })

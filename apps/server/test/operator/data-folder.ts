@@ -4,13 +4,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openStore, StoreOpenError } from '@weft/store'
 import { mineLine } from '@weft/store/suite'
+import { until } from '@weft/test-kit'
 import { ClassicLevel } from 'classic-level'
 import { pino } from 'pino'
 import t from 'tap'
 import { startServer } from '../../src/index.js'
 import { openNodeStore, storeOpenAnswer } from '../../src/operator/data-folder.js'
 import { collect } from '../fixtures/cli.js'
-import { until } from '../fixtures/node.js'
 
 const child = fileURLToPath(new URL('../fixtures/store-child.ts', import.meta.url))
 
@@ -26,7 +26,7 @@ t.test('a store locked by another process names the lock and the fix', async (t)
   const data = t.testdir()
   const holder = runChild(['hold', data])
   t.teardown(() => holder.proc.kill())
-  await until(() => holder.out().includes('held'))
+  await until(() => holder.out().includes('held'), 'the holder to hold the folder')
   await t.rejects(openNodeStore({ path: data, network: 'development' }), {
     code: 'STORE_LOCKED',
     message: /another process holds its lock .* Fix: stop that process, or give --data another folder/,

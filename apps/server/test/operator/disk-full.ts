@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { openStore } from '@weft/store'
+import { eventually, mountTmpfs, type Tmpfs } from '@weft/test-kit'
 import type { Test } from 'tap'
 import t from 'tap'
 import type { RunningServer } from '../../src/index.js'
 import { openNodeStore } from '../../src/operator/data-folder.js'
 import type { ReadyBody } from '../../src/routes/ready-route.js'
 import { send, startNode } from '../fixtures/node.js'
-import { mountTmpfs, type Tmpfs } from '../fixtures/tmpfs.js'
-import { startFollower, until } from '../fixtures/upstreams.js'
+import { startFollower } from '../fixtures/upstreams.js'
 
 // 40 MiB: the store takes writes again once 16 MiB are free (one memtable), and a filled tmpfs costs only what it holds.
 const size = 40 * 1024 * 1024
@@ -27,7 +27,7 @@ function acknowledged(server: RunningServer): string[] {
 // metric, the status page), frees it and waits for the node to be ready and writing again.
 async function fillAndFree(t: Test, disk: Tmpfs, server: RunningServer, acked: string[], ready: () => boolean): Promise<void> {
   await disk.fill()
-  t.ok(await until(() => !server.store.writeState().writable, 120_000), 'the store found its disk full')
+  t.ok(await eventually(() => !server.store.writeState().writable, 120_000), 'the store found its disk full')
   const readyAnswer = await send(`${server.url}/ready`)
   t.equal(readyAnswer.status, 503, '/ready answers 503 while the disk is full')
   const body = JSON.parse(readyAnswer.body.toString()) as ReadyBody
@@ -47,9 +47,9 @@ async function fillAndFree(t: Test, disk: Tmpfs, server: RunningServer, acked: s
   for (const path of reads) t.ok((await send(`${server.url}${path}`)).status < 500, `GET ${path} answers while full`)
   const whenFull = acked.length
   await disk.free()
-  t.ok(await until(() => server.store.writeState().writable && ready(), 120_000), 'ready and writable again once space is freed')
+  t.ok(await eventually(() => server.store.writeState().writable && ready(), 120_000), 'ready and writable again once space is freed')
   t.equal((await send(`${server.url}/ready`)).status, 200)
-  t.ok(await until(() => acked.length > whenFull, 120_000), 'blocks are written again')
+  t.ok(await eventually(() => acked.length > whenFull, 120_000), 'blocks are written again')
 }
 
 // Closes the node and opens its store again: every block it acknowledged is there.
@@ -66,7 +66,7 @@ t.test('a devnet node whose disk fills up keeps serving reads, is unready, and m
   if (disk === undefined) return
   const server = await startNode(t, { data: join(disk.path, 'store'), network: 'development', devnet: true, blockDelay: 0.5 })
   const acked = acknowledged(server)
-  t.ok(await until(() => acked.length > 40, 120_000), 'the producer mines')
+  t.ok(await eventually(() => acked.length > 40, 120_000), 'the producer mines')
   await fillAndFree(t, disk, server, acked, () => true)
   await assertKept(t, server, acked)
 })
@@ -77,7 +77,7 @@ t.test('a following node whose disk fills up keeps serving reads, blames no upst
   const upstream = await startNode(t, { data: t.testdir(), network: 'development', devnet: true, blockDelay: 0.5 })
   const { server, log } = await startFollower(t, [upstream.url], { data: join(disk.path, 'store'), network: 'development' })
   const acked = acknowledged(server)
-  t.ok(await until(() => server.ingest!.status().ready && acked.length > 40, 120_000), 'the follower follows')
+  t.ok(await eventually(() => server.ingest!.status().ready && acked.length > 40, 120_000), 'the follower follows')
   await fillAndFree(t, disk, server, acked, () => server.ingest!.status().ready)
   t.ok(
     log.lines.some((line) => line.msg === 'the store is full: ingest waits for it to take writes again'),

@@ -3,12 +3,13 @@ import { createServer, get } from 'node:http'
 import { connect } from 'node:net'
 import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
+import { until } from '@weft/test-kit'
 import t from 'tap'
 import { trackChainActivity } from '../../src/operator/chain-activity.js'
 import { createMetrics } from '../../src/operator/metrics.js'
 import { eventFrame } from '../../src/streams/event-frames.js'
 import { EventHub } from '../../src/streams/event-hub.js'
-import { send, startNode, until } from '../fixtures/node.js'
+import { send, startNode } from '../fixtures/node.js'
 import { parsePrometheus, sampleValue } from '../fixtures/prometheus.js'
 
 const sum = (families: ReturnType<typeof parsePrometheus>, name: string): number =>
@@ -33,7 +34,7 @@ t.test('/metrics is Prometheus text whose figures move with traffic and blocks',
     }).on('error', reject)
   })
   t.teardown(() => subscriber.close())
-  await until(() => server.eventClients().header === 1)
+  await until(() => server.eventClients().header === 1, 'the header stream open')
   const route = '/chainweb/0.0/development/chain/:chain/block'
   for (let i = 0; i < 3; i++) await send(`${server.url}/chainweb/0.0/development/chain/${i}/block?limit=1`)
   await send(`${server.url}/nowhere`)
@@ -52,7 +53,10 @@ t.test('/metrics is Prometheus text whose figures move with traffic and blocks',
     heights.reduce((total, [, height]) => total + height!, 0),
   )
   t.ok(sampleValue(after, 'weft_blocks_per_second')! > 0, 'blocks per second')
-  await until(async () => sampleValue(await scrape(), 'weft_events_sent_total', { stream: 'header' })! > 0)
+  await until(
+    async () => sampleValue(await scrape(), 'weft_events_sent_total', { stream: 'header' })! > 0,
+    'a header event counted as sent',
+  )
   const delivered = await scrape()
   const deliveries = sampleValue(delivered, 'weft_event_stream_delivery_seconds_count', { stream: 'header' })!
   t.ok(deliveries > 0, `announcements delivered to every subscriber: ${deliveries}`)
@@ -123,7 +127,7 @@ t.test('a slow client cut off by an event hub is counted', async (t) => {
   stalled.on('error', () => {})
   stalled.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
   t.teardown(() => stalled.destroy())
-  await until(() => hub.size === 1)
+  await until(() => hub.size === 1, 'one client in the hub')
   const frame = eventFrame('BlockHeader', [JSON.stringify({ pad: 'x'.repeat(64 * 1024) })])
   let published = 0
   while (hub.size === 1 && published < 2000) {

@@ -1,6 +1,7 @@
 import { decodeHeader } from '@weft/block'
 import type { Page } from '@weft/cursor'
 import { encodeHash } from '@weft/hash-text'
+import { seededRandom } from '@weft/test-kit'
 import type { BlockHeader, BlockPage } from '@weft/types'
 import t from 'tap'
 import type { RunningServer } from '../../src/index.js'
@@ -11,17 +12,6 @@ const dir = await filledFolder(t, 'test-singleton', 450, 0.25)
 
 function rawOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'base64url'), Buffer.from(b, 'base64url'))
-}
-
-// Deterministic PRNG for the random bounds (mulberry32).
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let x = Math.imul(state ^ (state >>> 15), 1 | state)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 function ancestorsOrSelf(byHash: ReadonlyMap<string, BlockRef>, hash: string): Set<string> {
@@ -152,7 +142,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
     })
 
     t.test('branch answers equal a brute force over all blocks of the chain, for random bounds', async (t) => {
-      const next = random(profile === 'spec' ? 7 : 11)
+      const next = seededRandom(profile === 'spec' ? 7 : 11)
       const pick = (): string => blocks[Math.floor(next() * blocks.length)]!.hash
       for (let round = 0; round < 15; round++) {
         const upper = Array.from({ length: 1 + Math.floor(next() * 4) }, pick)

@@ -1,9 +1,10 @@
 import { join } from 'node:path'
 import { fill, reorg } from '@weft/devnet'
 import { openStore, type TransactionCopy } from '@weft/store'
+import { until } from '@weft/test-kit'
 import t from 'tap'
 import type { RunningServer } from '../../src/index.js'
-import { filledFolder, postRaw, type RawResponse, send, startNode, until } from '../fixtures/node.js'
+import { filledFolder, postRaw, type RawResponse, send, startNode } from '../fixtures/node.js'
 
 // One devnet-filled folder (20 chains, forks) for the file; the tests that write make their own.
 const dir = await filledFolder(t, 'development', 240, 0.1)
@@ -159,7 +160,7 @@ t.test('/listen: at once when on the winning branch, when a block brings it, 504
 
   t.equal((await server.store.index.transaction(newer.requestKey)).copies.length, 0, 'not stored yet')
   const listening = postRaw(`${pactBase(server, newer.block.chain)}/api/v1/listen`, { listen: newer.requestKey })
-  await until(() => blockWaitsOf(server) > 0, 60_000)
+  await until(() => blockWaitsOf(server) > 0, 'a request waiting for a block', 60_000)
   await fill(server.store, { blocks: 60, seed: 'listen' })
   const answer = await listening
   t.equal(answer.status, 200, 'answered once a block on the winning branch held it')

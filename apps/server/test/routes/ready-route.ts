@@ -1,9 +1,10 @@
 import { fill } from '@weft/devnet'
 import { openStore } from '@weft/store'
+import { eventually, freshFolder } from '@weft/test-kit'
 import t from 'tap'
 import type { ReadyBody } from '../../src/routes/ready-route.js'
 import { send, startNode } from '../fixtures/node.js'
-import { freshFolder, getText, startFollower, startProxy, until } from '../fixtures/upstreams.js'
+import { getText, startFollower, startProxy } from '../fixtures/upstreams.js'
 
 async function ready(url: string): Promise<{ status: number; body: ReadyBody }> {
   const { status, text } = await getText(`${url}/ready`)
@@ -56,7 +57,7 @@ t.test('a follower: 503 while copying, 200 once caught up, 503 when its upstream
     Object.values(copying.body.lag).some((heights) => heights > 3),
     `behind the upstream cut: ${JSON.stringify(copying.body.lag)}`,
   )
-  t.ok(await until(async () => (await ready(follower.url)).status === 200), 'ready once caught up')
+  t.ok(await eventually(async () => (await ready(follower.url)).status === 200), 'ready once caught up')
   const caughtUp = await ready(follower.url)
   t.match(caughtUp.body, { ready: true, phase: 'following' })
   t.same(Object.keys(caughtUp.body.lag).length, 20, 'a lag for every chain')
@@ -66,7 +67,7 @@ t.test('a follower: 503 while copying, 200 once caught up, 503 when its upstream
   )
   await slow.close()
   await upstream.close()
-  t.ok(await until(async () => (await ready(follower.url)).status === 503), '503 once the upstream was silent past --stale-after')
+  t.ok(await eventually(async () => (await ready(follower.url)).status === 503), '503 once the upstream was silent past --stale-after')
   const stale = await ready(follower.url)
   t.ok(Date.now() - Date.parse(stale.body.upstreams[0]!.lastContact!) > 1000, 'its last contact is older than --stale-after')
   t.match(stale.body.upstreams[0], { state: 'retrying', lastError: { code: 'NETWORK_ERROR' } })

@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net'
 import { fill } from '@weft/devnet'
+import { until } from '@weft/test-kit'
 import t from 'tap'
-import { filledFolder, startNode, until } from '../fixtures/node.js'
+import { filledFolder, startNode } from '../fixtures/node.js'
 import { type Subscriber, subscribe } from '../fixtures/streams.js'
 
 const base = '/chain/0.0/development'
@@ -42,7 +43,7 @@ t.test('50 stalled /block/updates subscribers are cut while the others receive e
     for (const socket of stalled) socket.destroy()
     for (const reader of readers) reader.destroy()
   })
-  await until(() => server.eventClients().block === 55)
+  await until(() => server.eventClients().block === 55, '55 block streams open')
   const inserted = new Map<string, number>()
   server.store.subscribe((event) => {
     if (event.type === 'inserted') inserted.set(event.header.hash.toString('base64url'), performance.now())
@@ -58,7 +59,7 @@ t.test('50 stalled /block/updates subscribers are cut while the others receive e
   t.equal(server.eventClients().block, 5, `the 50 stalled subscribers were cut after ${rounds * 20} blocks`)
   const stallMs = performance.now() - stallStarted
   await fill(server.store, { blocks: 20, seed: 'after-the-cut' })
-  await until(() => received.every((arrived) => arrived.size === inserted.size))
+  await until(() => received.every((arrived) => arrived.size === inserted.size), 'every inserted block at every stream')
   let worst = 0
   for (const arrived of received)
     for (const [hash, at] of inserted) worst = Math.max(worst, (arrived.get(hash) ?? Number.POSITIVE_INFINITY) - at)
@@ -74,7 +75,7 @@ t.test('past the bound of events waiting for their payloads the subscribers are 
   const server = await startNode(t, { data: dir, network: 'development', keepAlive: 0, maxPendingPayloads: 4 })
   const subscribers = await Promise.all([1, 2].map(() => subscribe(`${server.url}${base}/block/updates`)))
   const ended = subscribers.map((subscriber) => new Promise<void>((resolve) => subscriber.response.once('close', () => resolve())))
-  await until(() => server.eventClients().block === 2)
+  await until(() => server.eventClients().block === 2, 'two block streams open')
   // One insert of many blocks announces them all at once: more events than the bound wait for their reads.
   await fill(server.store, { blocks: 100, seed: 'burst' })
   await Promise.all(ended)
@@ -83,8 +84,8 @@ t.test('past the bound of events waiting for their payloads the subscribers are 
   t.match(metrics, /weft_event_stream_slow_disconnects_total\{stream="block"\} 2/)
   const again = await subscribe(`${server.url}${base}/block/updates`)
   t.teardown(() => again.destroy())
-  await until(() => server.eventClients().block === 1)
+  await until(() => server.eventClients().block === 1, 'one block stream open')
   await fill(server.store, { blocks: 3, seed: 'after-the-burst' })
-  await until(() => again.data().length === 3)
+  await until(() => again.data().length === 3, 'three events on the block stream')
   t.pass('a new subscriber receives the next blocks')
 })

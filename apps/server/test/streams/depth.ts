@@ -1,12 +1,13 @@
 import { get } from 'node:http'
 import { fill, reorg } from '@weft/devnet'
 import { type ChainStore, openStore } from '@weft/store'
+import { until } from '@weft/test-kit'
 import { pino } from 'pino'
 import t from 'tap'
 import { profiles } from '../../src/profile/profiles.js'
 import { DepthFeeds, MAX_DEPTH_FEEDS } from '../../src/streams/depth-feeds.js'
 import { filledFolder, startNode } from '../fixtures/node.js'
-import { type Subscriber, subscribe, until } from '../fixtures/streams.js'
+import { type Subscriber, subscribe } from '../fixtures/streams.js'
 
 interface Announced {
   readonly hash: string
@@ -56,7 +57,10 @@ t.test('?depth=N: each block of the winning branch once it is N below its head, 
   await fill(server.store, { blocks: 60, forkRate: 0.4, seed: 'depth 2' })
   const places = expectedPlaces(server.store, from, depth)
   t.ok(places.length > 100, `${places.length} blocks reached depth ${depth}`)
-  await until(() => announced(headers).length >= places.length && announced(blocks).length >= places.length)
+  await until(
+    () => announced(headers).length >= places.length && announced(blocks).length >= places.length,
+    'every place on the header and block streams',
+  )
   for (const [kind, subscriber] of [
     ['header', headers],
     ['block', blocks],
@@ -85,11 +89,11 @@ t.test('?depth=N: each block of the winning branch once it is N below its head, 
     .flatMap((frame) => /\nid:(\S+)$/.exec(frame)?.[1] ?? [])
   t.equal(ids.length, places.length, 'an id on every event')
   const resumed = await subscribe(`${base}/header/updates?depth=${depth}&since=${encodeURIComponent(ids[9]!)}`)
-  await until(() => resumed.data().length === places.length - 10)
+  await until(() => resumed.data().length === places.length - 10, 'the rest of the places on the resumed stream')
   t.same(resumed.data(), headers.data().slice(10), 'resumed after the tenth event: the rest, byte for byte')
   // The main stream's ids are another log's: a depth stream answers ResumeFromPage.
   const foreign = await subscribe(`${base}/header/updates?depth=${depth + 1}&since=${encodeURIComponent(ids[9]!)}`)
-  await until(() => foreign.received().includes('event:ResumeFromPage'))
+  await until(() => foreign.received().includes('event:ResumeFromPage'), 'a ResumeFromPage event on the stream of another id')
   t.match(foreign.received(), /"code":"EVENT_ID_UNKNOWN"/)
   for (const subscriber of [headers, blocks, resumed, foreign]) subscriber.destroy()
 })
@@ -100,10 +104,16 @@ t.test('a reorg deeper than the depth announces the new winning blocks at height
   const headers = await subscribe(`${base}/header/updates?depth=1`)
   await fill(server.store, { blocks: 60, seed: 'deep 1' })
   const head = server.store.cut().get(4)!.height
-  await until(() => announced(headers).some((event) => event.chain === 4 && event.height === head - 1))
+  await until(
+    () => announced(headers).some((event) => event.chain === 4 && event.height === head - 1),
+    "chain 4's block below the head on the header stream",
+  )
   await reorg(server.store, { chains: [4], depth: 3, seed: 'deep' })
   // The new branch has heights head-2 .. head: head-2 and head-1 are announced again, now the winners.
-  await until(() => announced(headers).filter((event) => event.chain === 4 && event.height === head - 1).length === 2)
+  await until(
+    () => announced(headers).filter((event) => event.chain === 4 && event.height === head - 1).length === 2,
+    "chain 4's block below the head announced twice",
+  )
   const chain4 = announced(headers).filter((event) => event.chain === 4)
   const last = new Map(chain4.map((event) => [event.height, event.hash]))
   for (const [height, hash] of last)
@@ -160,6 +170,6 @@ t.test('a depth feed that has had no client at two checks in a row is stopped, a
   t.teardown(() => feeds.close())
   const first = feeds.hubs(4)
   t.same(feeds.depths, [4])
-  await until(() => feeds.depths.length === 0)
+  await until(() => feeds.depths.length === 0, 'the idle feed stopped')
   t.not(feeds.hubs(4), first, 'a new feed, with a new log')
 })

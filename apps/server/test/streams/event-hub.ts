@@ -1,5 +1,6 @@
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
+import { until } from '@weft/test-kit'
 import fc from 'fast-check'
 import t, { type Test } from 'tap'
 import { chunkOf, eventFrame, keepAliveFrame } from '../../src/streams/event-frames.js'
@@ -60,14 +61,6 @@ async function hubServer(
   return { url, writes }
 }
 
-async function until(condition: () => boolean, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
 t.test('a frame is exactly event:<name>, data:<json> and an empty line', async (t) => {
   t.equal(eventFrame('BlockHeader', ['{"a":', Buffer.from('1'), '}']).toString(), 'event:BlockHeader\ndata:{"a":1}\n\n')
   t.equal(keepAliveFrame.toString(), ':\n\n')
@@ -83,7 +76,7 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
   const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
   const { url, writes } = await hubServer(t, hub)
   const subscribers = await Promise.all([subscribe(url), subscribe(url), subscribe(url)])
-  await until(() => hub.size === 3)
+  await until(() => hub.size === 3, 'three subscribers in the hub')
   const frames = Array.from({ length: 50 }, (_, i) => eventFrame('BlockHeader', [JSON.stringify({ n: i })]))
   // Ten turns of the event loop, five frames published in each.
   for (let turn = 0; turn < 10; turn++) {
@@ -96,7 +89,7 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
     await new Promise((resolve) => setImmediate(resolve))
   }
   const expected = Buffer.concat(frames)
-  await until(() => subscribers.every((s) => s.received().length >= expected.length))
+  await until(() => subscribers.every((s) => s.received().length >= expected.length), 'every frame at every subscriber')
   for (const s of subscribers) t.ok(s.received().equals(expected), 'byte for byte')
   // The responses and sockets written during the publishing, in order: one write per client and turn.
   const published = writes.filter((w) => Buffer.isBuffer(w.chunk) && w.chunk.includes('event:BlockHeader'))
@@ -113,11 +106,11 @@ t.test('every client receives every frame, the same Buffer object, and leaves no
     )
   }
   subscribers[0]!.destroy()
-  await until(() => hub.size === 2)
+  await until(() => hub.size === 2, 'two subscribers in the hub')
   hub.publish(frames[0]!)
   subscribers[1]!.destroy()
   subscribers[2]!.destroy()
-  await until(() => hub.size === 0)
+  await until(() => hub.size === 0, 'no subscriber in the hub')
   t.equal(hub.size, 0, 'no client is kept after it went away')
 })
 
@@ -134,9 +127,12 @@ t.test('a client that comes in the turn of a publish gets none of the frames pub
     attached.push(res)
   })
   const first = await subscribe(url)
-  await until(() => hub.size === 1)
+  await until(() => hub.size === 1, 'one subscriber in the hub')
   const second = await subscribe(url)
-  await until(() => first.received().toString().includes('"n":2') && second.received().toString().includes('"n":2'))
+  await until(
+    () => first.received().toString().includes('"n":2') && second.received().toString().includes('"n":2'),
+    'the second frame at both subscribers',
+  )
   t.equal(
     first.received().toString(),
     'event:BlockHeader\ndata:{"n":1}\n\nevent:BlockHeader\ndata:{"n":2}\n\n',
@@ -150,7 +146,7 @@ async function hubWithSubscriber(t: Test): Promise<{ hub: EventHub; url: string;
   const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20 })
   const { url } = await hubServer(t, hub)
   const subscriber = await subscribe(url)
-  await until(() => hub.size === 1)
+  await until(() => hub.size === 1, 'one subscriber in the hub')
   return { hub, url, subscriber }
 }
 
@@ -170,9 +166,9 @@ t.test('cutAll drops the frames not yet written with the clients', async (t) => 
   t.equal(subscriber.received().length, 0, 'nothing written to a client that was cut')
   t.equal(hub.size, 0)
   const next = await subscribe(url)
-  await until(() => hub.size === 1)
+  await until(() => hub.size === 1, 'one subscriber in the hub')
   hub.publish(eventFrame('BlockHeader', ['{"n":2}']))
-  await until(() => next.received().length > 0)
+  await until(() => next.received().length > 0, 'the first bytes at the next subscriber')
   t.equal(next.received().toString(), 'event:BlockHeader\ndata:{"n":2}\n\n', 'a client that comes after gets only what follows')
   next.destroy()
 })
@@ -185,11 +181,11 @@ t.test('an HTTP/1.0 client, whose stream is not chunked, gets the bare frames', 
   socket.on('data', (chunk: Buffer) => chunks.push(chunk))
   socket.write('GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n')
   t.teardown(() => socket.destroy())
-  await until(() => hub.size === 1)
+  await until(() => hub.size === 1, 'one subscriber in the hub')
   const frames = [eventFrame('BlockHeader', ['{"n":1}']), eventFrame('BlockHeader', ['{"n":2}'])]
   for (const frame of frames) hub.publish(frame)
   const text = () => Buffer.concat(chunks).toString()
-  await until(() => text().endsWith('{"n":2}\n\n'))
+  await until(() => text().endsWith('{"n":2}\n\n'), 'the second frame')
   const [head, body] = text().split('\r\n\r\n')
   t.notMatch(head, /transfer-encoding/i, 'no chunked coding for HTTP/1.0')
   t.equal(body, frames.map(String).join(''), 'the frames, byte for byte')
@@ -200,7 +196,7 @@ t.test('an idle stream gets keep-alive comments, a busy one does not', async (t)
   const { url } = await hubServer(t, hub)
   const subscribed = performance.now()
   const subscriber = await subscribe(url)
-  await until(() => hub.size === 1)
+  await until(() => hub.size === 1, 'one subscriber in the hub')
   const frame = eventFrame('BlockHeader', ['{}'])
   // Events every 30 ms: the idle timer never fires, unless a busy machine stretched a pause to
   // keepAliveMs, when a comment is due. The pauses are measured: the one before the first event
@@ -213,7 +209,7 @@ t.test('an idle stream gets keep-alive comments, a busy one does not', async (t)
     hub.publish(frame)
     await new Promise((resolve) => setTimeout(resolve, 30))
   }
-  await until(() => subscriber.received().toString().endsWith(':\n\n:\n\n'))
+  await until(() => subscriber.received().toString().endsWith(':\n\n:\n\n'), 'two keep-alive comments')
   // What came before each event, and after the last.
   const pieces = subscriber.received().toString().split(frame.toString())
   t.equal(pieces.length, 11, 'every event, whole')
@@ -243,7 +239,7 @@ t.test('a stalled client is cut off past its backlog while the others keep recei
   const stalledClosed = new Promise<void>((resolve) => stalled.once('close', () => resolve()))
   stalled.on('error', () => {})
   stalled.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-  await until(() => hub.size === 3)
+  await until(() => hub.size === 3, 'three subscribers in the hub')
   const frame = eventFrame('BlockHeader', [JSON.stringify({ pad: 'x'.repeat(64 * 1024) })])
   let sent = 0
   while (hub.size === 3 && sent < 2000) {
@@ -260,7 +256,7 @@ t.test('a stalled client is cut off past its backlog while the others keep recei
     sent++
     await new Promise((resolve) => setTimeout(resolve, 1))
   }
-  await until(() => readers.every((r) => r.received().length === sent * frame.length))
+  await until(() => readers.every((r) => r.received().length === sent * frame.length), 'every frame sent at every reader')
   t.equal(hub.size, 2, 'the readers are still connected')
   t.pass('the other clients received every frame')
 })
@@ -269,7 +265,7 @@ t.test('close ends every stream and refuses new ones', async (t) => {
   const hub = new EventHub({ keepAliveMs: 1000, maxBacklogBytes: 1 << 20 })
   const { url } = await hubServer(t, hub)
   const subscriber = await subscribe(url)
-  await until(() => hub.size === 1)
+  await until(() => hub.size === 1, 'one subscriber in the hub')
   hub.close()
   await subscriber.closed
   t.equal(hub.size, 0)
@@ -303,7 +299,7 @@ t.test('a sweep over more clients than a step yields to the event loop, and a ba
   const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 2, observer })
   const { url, writes } = await hubServer(t, hub)
   const subscribers = await Promise.all(Array.from({ length: 5 }, () => subscribe(url)))
-  await until(() => hub.size === 5)
+  await until(() => hub.size === 5, 'five subscribers in the hub')
   const a = eventFrame('BlockHeader', ['{"n":1}'])
   const b = eventFrame('BlockHeader', ['{"n":2}'])
   hub.publish(a)
@@ -313,7 +309,7 @@ t.test('a sweep over more clients than a step yields to the event loop, and a ba
   await Promise.resolve()
   t.equal(eventWrites(writes), 4, "the second batch's first step goes on where the sweep was")
   const both = Buffer.concat([a, b])
-  await until(() => subscribers.every((s) => s.received().length >= both.length))
+  await until(() => subscribers.every((s) => s.received().length >= both.length), 'both frames at every subscriber')
   for (const s of subscribers) t.ok(s.received().equals(both), 'every client has both frames, in order, once')
   const written = [...framesWritten(writes).values()]
   t.equal(written.length, 5)
@@ -348,7 +344,7 @@ t.test('clients that go away during a sweep are dropped and the others get every
   const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 1 })
   const { url } = await hubServer(t, hub)
   const subscribers = await Promise.all(Array.from({ length: 6 }, () => subscribe(url)))
-  await until(() => hub.size === 6)
+  await until(() => hub.size === 6, 'six subscribers in the hub')
   const frames = Array.from({ length: 4 }, (_, n) => eventFrame('BlockHeader', [`{"n":${n}}`]))
   hub.publish(frames[0]!)
   await Promise.resolve()
@@ -360,10 +356,16 @@ t.test('clients that go away during a sweep are dropped and the others get every
   }
   const expected = Buffer.concat(frames)
   const staying = subscribers.filter((_, index) => index !== 2 && index !== 5)
-  await until(() => hub.size === 4 && staying.every((s) => s.received().length >= expected.length))
+  await until(
+    () => hub.size === 4 && staying.every((s) => s.received().length >= expected.length),
+    'four subscribers left, with every frame',
+  )
   for (const s of staying) t.ok(s.received().equals(expected), 'all four frames, in order, once')
   hub.publish(eventFrame('BlockHeader', ['{"n":4}']))
-  await until(() => staying.every((s) => s.received().toString().endsWith('{"n":4}\n\n')))
+  await until(
+    () => staying.every((s) => s.received().toString().endsWith('{"n":4}\n\n')),
+    'the fourth frame at every subscriber that stayed',
+  )
   t.equal(hub.size, 4)
 })
 
@@ -380,10 +382,13 @@ t.test('a client that comes during a sweep gets only the batches published after
     } else hub.attach(res)
   })
   const earlier = await Promise.all(Array.from({ length: 3 }, () => subscribe(url)))
-  await until(() => hub.size === 3)
+  await until(() => hub.size === 3, 'three subscribers in the hub')
   const late = await subscribe(url)
   const both = Buffer.concat([first, second])
-  await until(() => earlier.every((s) => s.received().length >= both.length) && late.received().length >= second.length)
+  await until(
+    () => earlier.every((s) => s.received().length >= both.length) && late.received().length >= second.length,
+    'both frames at the earlier subscribers and the second at the late one',
+  )
   for (const s of earlier) t.ok(s.received().equals(both), 'the clients that were there get both')
   t.ok(late.received().equals(second), 'the late one only the frame published after it came')
 })
@@ -392,7 +397,7 @@ t.test('close finishes a running sweep before it ends the streams', async (t) =>
   const hub = new EventHub({ keepAliveMs: 0, maxBacklogBytes: 1 << 20, sweepStep: 1 })
   const { url, writes } = await hubServer(t, hub)
   const subscribers = await Promise.all(Array.from({ length: 3 }, () => subscribe(url)))
-  await until(() => hub.size === 3)
+  await until(() => hub.size === 3, 'three subscribers in the hub')
   const frame = eventFrame('BlockHeader', ['{"n":1}'])
   hub.publish(frame)
   await Promise.resolve()
@@ -446,7 +451,7 @@ t.test(
               const before = attached
               publishBeforeAttach = action.midSweep
               const subscriber = await subscribe(url)
-              await until(() => attached === before + 1)
+              await until(() => attached === before + 1, 'the client attached')
               clients.push({ subscriber, from: frames.length, left: false })
             } else if (action.kind === 'publish') {
               for (let index = 0; index < action.frames; index++) publish()
@@ -463,7 +468,10 @@ t.test(
           }
           const staying = clients.filter((client) => !client.left)
           const expected = (from: number) => Buffer.concat(frames.slice(from))
-          await until(() => hub.size === staying.length && staying.every((c) => c.subscriber.received().length >= expected(c.from).length))
+          await until(
+            () => hub.size === staying.length && staying.every((c) => c.subscriber.received().length >= expected(c.from).length),
+            'every frame at every client that stayed',
+          )
           return staying.every((c) => c.subscriber.received().equals(expected(c.from)))
         } finally {
           hub.close()

@@ -2,12 +2,12 @@ import { get } from 'node:http'
 import { fill, reorg } from '@weft/devnet'
 import { type BlockEntries, deriveEntries } from '@weft/index'
 import type { JoinedBlock, StoreEvent } from '@weft/store'
+import { until } from '@weft/test-kit'
 import type { PayloadWithOutputs } from '@weft/types'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import t from 'tap'
 import { matchingData } from '../../src/streams/index-streams.js'
 import { filledFolder, sendJson, startNode } from '../fixtures/node.js'
-import { until } from '../fixtures/streams.js'
 
 interface Frames {
   /** The whole frames received so far: event name, data, id. */
@@ -62,7 +62,7 @@ t.test('filtered streams: events by name, an account transfers, one request key,
   const expected = (filter: Parameters<typeof matchingData>[0]) => entries.flatMap((block) => matchingData(filter, block))
   const named = expected({ kind: 'event', name: 'coin.TRANSFER', module: undefined })
   t.ok(named.length > 50, `${named.length} coin.TRANSFER events in ${joined.length} blocks that joined`)
-  await until(() => transfers.frames().length === named.length)
+  await until(() => transfers.frames().length === named.length, 'every named event on the transfers stream')
   t.same(
     transfers.frames().map((frame) => frame.data),
     named,
@@ -73,7 +73,7 @@ t.test('filtered streams: events by name, an account transfers, one request key,
     'named Event',
   )
   const coin = expected({ kind: 'event', name: undefined, module: 'coin' })
-  await until(() => byModule.frames().length === coin.length)
+  await until(() => byModule.frames().length === coin.length, 'every event of the module')
   t.same(
     byModule.frames().map((frame) => frame.data),
     coin,
@@ -89,7 +89,7 @@ t.test('filtered streams: events by name, an account transfers, one request key,
   const account = [...counts].filter(([name]) => name !== '').sort((a, b) => b[1] - a[1])[0]![0]
   const mine = expected({ kind: 'transfer', account, token: undefined })
   const ofAccount = await open(`${base}/transfer/updates?account=${encodeURIComponent(account)}&since=${epoch}.0`)
-  await until(() => ofAccount.frames().length === mine.length)
+  await until(() => ofAccount.frames().length === mine.length, 'every transfer of the account')
   t.same(
     ofAccount.frames().map((frame) => frame.data),
     mine,
@@ -102,7 +102,7 @@ t.test('filtered streams: events by name, an account transfers, one request key,
   const requestKey = entries.find((block) => block.transactions.length > 0)!.transactions[0]!.requestKey
   const copies = expected({ kind: 'transaction', requestKey })
   const ofKey = await open(`${base}/transaction/updates?requestKey=${requestKey}&since=${epoch}.0`)
-  await until(() => ofKey.frames().length === copies.length)
+  await until(() => ofKey.frames().length === copies.length, 'every copy of the request key')
   t.same(
     ofKey.frames().map((frame) => frame.data),
     copies,
@@ -112,14 +112,14 @@ t.test('filtered streams: events by name, an account transfers, one request key,
   // Resuming in the middle of a block's frames: after the third frame, the rest.
   const third = transfers.frames()[2]!
   const resumed = await open(`${base}/event/updates?name=coin.TRANSFER&since=${third.id}`)
-  await until(() => resumed.frames().length === named.length - 3)
+  await until(() => resumed.frames().length === named.length - 3, 'the rest of the named events on the resumed stream')
   t.same(
     resumed.frames().map((frame) => frame.data),
     named.slice(3),
     'resumed after the third event',
   )
   const unknown = await open(`${base}/event/updates?name=coin.TRANSFER&since=0123456789abcdef.1.0`)
-  await until(() => unknown.frames().length === 1)
+  await until(() => unknown.frames().length === 1, 'one event on the stream of an unknown id')
   t.equal(unknown.frames()[0]!.event, 'ResumeFromPage')
   // Each event's data matches its schema in the node's OpenAPI document.
   const ajv = new Ajv2020({ strict: false, allErrors: true })

@@ -3,6 +3,7 @@ import { connect } from 'node:net'
 import { type Header, headerToJson, headerToJsonText, powHashHex, targetHex } from '@weft/block'
 import { fill } from '@weft/devnet'
 import type { StoreEvent } from '@weft/store'
+import { until } from '@weft/test-kit'
 import type { HeaderUpdate, PayloadWithOutputs } from '@weft/types'
 import t, { type Test } from 'tap'
 import type { RunningServer } from '../../src/index.js'
@@ -24,14 +25,6 @@ function subscribe(url: string): Promise<Subscriber> {
       resolve({ response, received: () => Buffer.concat(chunks), destroy: () => response.destroy() })
     }).on('error', reject)
   })
-}
-
-async function until(condition: () => boolean, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
 }
 
 // The chainweb profile writes the header as the real node does (checked against its text in event-data.ts);
@@ -90,7 +83,10 @@ for (const profile of ['spec', 'chainweb'] as const) {
       t.equal(s.response.headers['access-control-allow-origin'], '*')
       t.ok(s.response.headers['x-peer-addr'], 'common headers on the stream')
     }
-    await until(() => server.eventClients().header === 3 && server.eventClients().block === 1)
+    await until(
+      () => server.eventClients().header === 3 && server.eventClients().block === 1,
+      'three header streams and one block stream open',
+    )
     await new Promise((resolve) => setTimeout(resolve, 50))
     t.equal(subscribers[0]!.received().length, 0, 'no initial event')
     const seen = await watchStore(server)
@@ -99,19 +95,22 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const announced = profile === 'spec' ? seen.inserted : seen.joined
     t.equal(seen.inserted.length, 120)
     if (profile === 'chainweb') t.ok(announced.length < seen.inserted.length, 'orphans are not announced')
-    await until(() => subscribers[0]!.received().length > 0)
+    await until(() => subscribers[0]!.received().length > 0, 'the first bytes on the first stream')
     const epoch = epochOf(subscribers[0]!.received().toString())
     const expected = announced
       .map(({ header, txCount }, index) => expectedFrame(header, txCount, profile, `${epoch}.${index + 1}`))
       .join('')
-    await until(() => subscribers.every((s) => s.received().length >= Buffer.byteLength(expected)))
+    await until(() => subscribers.every((s) => s.received().length >= Buffer.byteLength(expected)), 'every frame on every header stream')
     for (const s of subscribers) {
       t.equal(s.received().toString(), expected, 'byte for byte')
       const hashes = framesOf(s.received().toString()).map((frame) => frame.data.header.hash)
       t.equal(new Set(hashes).size, hashes.length, 'each header once')
     }
     // Count whole frames only: the stream may stop mid-frame between two reads.
-    await until(() => blockSubscriber.received().toString().split('\n\n').length - 1 === announced.length)
+    await until(
+      () => blockSubscriber.received().toString().split('\n\n').length - 1 === announced.length,
+      'every announcement on the block stream',
+    )
     const blockFrames = framesOf(blockSubscriber.received().toString())
     for (const [index, frame] of blockFrames.entries()) {
       const { header, txCount } = announced[index]!
@@ -130,7 +129,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
       t.same(frame.data.payloadWithOutputs, JSON.parse((await server.store.getPayloadJson(header.payloadHash))!.toString()))
     }
     for (const s of [...subscribers, blockSubscriber]) s.destroy()
-    await until(() => server.eventClients().header === 0 && server.eventClients().block === 0)
+    await until(() => server.eventClients().header === 0 && server.eventClients().block === 0, 'every stream closed')
     t.pass('nothing is kept after the subscribers left')
   })
 }
@@ -139,7 +138,7 @@ t.test('an idle stream on the node gets a keep-alive comment', async (t) => {
   const server = await startNode(t, { data: dir, network: 'development', keepAlive: 0.15 })
   const subscriber = await subscribe(`${server.url}/chain/0.0/development/header/updates`)
   // Two comments or more: a poll on a busy machine may first look after the third.
-  await until(() => /^(?::\n\n){2,}$/.test(subscriber.received().toString()))
+  await until(() => /^(?::\n\n){2,}$/.test(subscriber.received().toString()), 'two keep-alive comments')
   t.pass('comments alone, one per idle period')
   subscriber.destroy()
 })
@@ -152,7 +151,7 @@ t.test('a stalled subscriber is cut off while the others keep receiving', async 
   stalled.on('error', () => {})
   stalled.pause()
   stalled.write('GET /chain/0.0/development/block/updates HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-  await until(() => server.eventClients().block === 3)
+  await until(() => server.eventClients().block === 3, 'three block streams open')
   const seen = await watchStore(server)
   let rounds = 0
   // The kernel takes a few megabytes before the server sees any backlog; add blocks until it does.
@@ -163,7 +162,7 @@ t.test('a stalled subscriber is cut off while the others keep receiving', async 
   }
   t.equal(server.eventClients().block, 2, `cut off after ${rounds * 100} blocks`)
   await fill(server.store, { blocks: 40, seed: 'after-the-stall' })
-  await until(() => readers.every((r) => framesOf(r.received().toString()).length === seen.inserted.length))
+  await until(() => readers.every((r) => framesOf(r.received().toString()).length === seen.inserted.length), 'every frame at every reader')
   for (const reader of readers) {
     t.same(
       framesOf(reader.received().toString()).map((frame) => frame.data.header.hash),

@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http'
+import { until } from '@weft/test-kit'
 import t from 'tap'
 import type { RunningServer } from '../../src/index.js'
 import { clientAddress, RETRY_AFTER } from '../../src/traffic/client-limits.js'
-import { send, startNode, until } from '../fixtures/node.js'
+import { send, startNode } from '../fixtures/node.js'
 import { parseAnswer, type RawConnection, rawConnection } from '../fixtures/raw-client.js'
 import { subscribe } from '../fixtures/streams.js'
 
@@ -25,7 +26,7 @@ async function heldRequest(
   return {
     finish: async () => {
       connection.socket.end(body.slice(3))
-      await until(() => connection.received().includes('\r\n\r\n'))
+      await until(() => connection.received().includes('\r\n\r\n'), "the answer's headers")
       return parseAnswer(connection.received()).status
     },
   }
@@ -33,7 +34,10 @@ async function heldRequest(
 
 // Waits until the node counts `count` requests running besides the scrape (the held ones reached their handlers).
 async function running(server: RunningServer, count: number): Promise<void> {
-  await until(async () => (await send(`${server.url}/metrics`)).body.toString().includes(`weft_http_requests_running ${count + 1}\n`))
+  await until(
+    async () => (await send(`${server.url}/metrics`)).body.toString().includes(`weft_http_requests_running ${count + 1}\n`),
+    'the held requests counted as running',
+  )
 }
 
 for (const profile of ['spec', 'chainweb'] as const) {
@@ -43,7 +47,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
       const server = await startNode(t, { data: t.testdir(), network: 'development', profile, maxPerClient: 2 })
       const prefix = `/${profile === 'spec' ? 'chain' : 'chainweb'}/0.0/development`
       const held = [await heldRequest(server, {}, prefix), await heldRequest(server, {}, prefix)]
-      await until(async () => (await send(`${server.url}/info`)).status === 429)
+      await until(async () => (await send(`${server.url}/info`)).status === 429, 'a 429')
       const refused = await send(`${server.url}${prefix}/cut`)
       t.equal(refused.status, 429, `${profile}: the third request`)
       t.equal(refused.headers['retry-after'], String(RETRY_AFTER.requests))
@@ -52,7 +56,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
       else t.match(refused.body.toString(), /^Expected at most 2 requests at once from 127\.0\.0\.1/)
       // No upper bound matches nothing: 404 in the spec profile, an empty page in the chainweb one.
       t.equal(await held[0]!.finish(), profile === 'spec' ? 404 : 200, 'a held request is answered once its body comes')
-      await until(async () => (await send(`${server.url}/info`)).status === 200)
+      await until(async () => (await send(`${server.url}/info`)).status === 200, 'a 200 again')
       t.pass('served again once a request ended')
       await held[1]!.finish()
     },
@@ -62,7 +66,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
 t.test('event streams have their own limit per client, answered 429 with a longer Retry-After', async (t) => {
   const server = await startNode(t, { data: t.testdir(), network: 'development', maxStreamsPerClient: 2, maxPerClient: 1, keepAlive: 0 })
   const streams = [await subscribe(`${server.url}${base}/header/updates`), await subscribe(`${server.url}${base}/block/updates`)]
-  await until(() => server.eventClients().header + server.eventClients().block === 2)
+  await until(() => server.eventClients().header + server.eventClients().block === 2, 'both streams open')
   const refused = await send(`${server.url}${base}/header/updates`)
   t.equal(refused.status, 429)
   t.equal(refused.headers['retry-after'], String(RETRY_AFTER.streams))
@@ -75,7 +79,7 @@ t.test('event streams have their own limit per client, answered 429 with a longe
     'HEAD of a stream is a request, not a stream',
   )
   streams[0]!.destroy()
-  await until(() => server.eventClients().header === 0)
+  await until(() => server.eventClients().header === 0, 'the header stream closed')
   const again = await subscribe(`${server.url}${base}/header/updates`)
   t.equal(again.response.statusCode, 200, 'a place freed is taken again')
   again.destroy()
@@ -91,13 +95,13 @@ t.test('connections past the cap get 429 and are closed; past a tenth more (at l
   t.equal(over.headers['retry-after'], String(RETRY_AFTER.connections))
   t.match(JSON.parse(over.body.toString()), { code: 'TOO_MANY_CONNECTIONS' })
   for (let count = 0; count < 65; count++) idle.push(await rawConnection(server.port))
-  await until(() => idle.slice(0, 66).every((connection) => !connection.socket.destroyed))
+  await until(() => idle.slice(0, 66).every((connection) => !connection.socket.destroyed), 'the idle connections open')
   const dropped = idle[66]!
   await dropped.closed
   t.equal(dropped.received(), '', 'the 67th connection is closed without an answer')
   for (const connection of idle) connection.socket.destroy()
   // A connection may still be counted, or dropped, until the node has seen the others close.
-  await until(async () => (await send(`${server.url}/health-check`).catch(() => undefined))?.status === 200)
+  await until(async () => (await send(`${server.url}/health-check`).catch(() => undefined))?.status === 200, 'the health check answered')
   t.pass('served again once the connections closed')
 })
 
@@ -117,7 +121,10 @@ t.test("without --trust-proxy X-Forwarded-For is the client's word, and ignored"
   const direct = await startNode(t, { data: t.testdir(), network: 'development', maxPerClient: 1 })
   const held = await heldRequest(direct, { 'x-forwarded-for': '192.0.2.1' })
   // Once the held request runs, every request of the address is refused, whatever it says it forwards.
-  await until(async () => (await send(`${direct.url}/info`, { headers: { 'x-forwarded-for': '192.0.2.2' } })).status === 429)
+  await until(
+    async () => (await send(`${direct.url}/info`, { headers: { 'x-forwarded-for': '192.0.2.2' } })).status === 429,
+    'a 429 for the forwarded address',
+  )
   t.pass('a request forwarded "for" another address is refused all the same')
   await held.finish()
 })

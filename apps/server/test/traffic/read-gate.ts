@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net'
 import { fill } from '@weft/devnet'
 import { createIngest } from '@weft/ingest'
 import { openStore } from '@weft/store'
+import { eventually, freshFolder, until } from '@weft/test-kit'
 import Koa from 'koa'
 import t from 'tap'
 import { readGate } from '../../src/traffic/read-gate.js'
 import { startNode } from '../fixtures/node.js'
-import { freshFolder, quickIngest, startProxy, until } from '../fixtures/upstreams.js'
+import { quickIngest, startProxy } from '../fixtures/upstreams.js'
 
 t.test('while ingest is behind at most the given number of requests run at once; caught up, all of them; streams never wait', async (t) => {
   const data = freshFolder(t)
@@ -57,7 +58,7 @@ t.test('while ingest is behind at most the given number of requests run at once;
       letGo = resolve
     })
     const answers = Promise.all(Array.from({ length: 10 }, () => fetch(`${url}${path}`).then((response) => response.text())))
-    await until(() => running >= expected)
+    await until(() => running >= expected, `${expected} requests running at once`)
     await new Promise((resolve) => setTimeout(resolve, 100))
     letGo()
     await answers
@@ -68,7 +69,7 @@ t.test('while ingest is behind at most the given number of requests run at once;
   t.equal(await burst('/chain/0.0/development/cut', 3), 3, 'three at once while copying')
   t.equal(await burst('/stream', 10), 10, 'event streams are never held')
   slow = false
-  t.ok(await until(() => ingest.status().ready && ingest.status().phase === 'following'), 'caught up')
+  t.ok(await eventually(() => ingest.status().ready && ingest.status().phase === 'following'), 'caught up')
   // Past the gate's reading of ingest's state (100 ms) taken while it was behind.
   await new Promise((resolve) => setTimeout(resolve, 150))
   t.equal(await burst('/chain/0.0/development/cut', 10), 10, 'all at once when caught up')

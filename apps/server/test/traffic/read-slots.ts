@@ -1,8 +1,9 @@
 import { request } from 'node:http'
+import { until } from '@weft/test-kit'
 import { pino } from 'pino'
 import t from 'tap'
 import { startServer } from '../../src/index.js'
-import { filledFolder, send, startNode, until } from '../fixtures/node.js'
+import { filledFolder, send, startNode } from '../fixtures/node.js'
 import { rawConnection } from '../fixtures/raw-client.js'
 
 const dir = await filledFolder(t, 'development', 400, 0)
@@ -37,7 +38,7 @@ t.test('a slow upload holds no slot: its body is received before it takes one', 
   await new Promise((resolve) => setTimeout(resolve, 100))
   t.equal((await send(`${server.url}${base}/chain/0/hash?limit=5`)).status, 200, 'a read is served while three uploads trickle')
   for (const upload of uploads) upload.socket.end('pper":[]}')
-  await until(() => uploads.every((upload) => upload.received().startsWith('HTTP/1.1 404')))
+  await until(() => uploads.every((upload) => upload.received().startsWith('HTTP/1.1 404')), 'a 404 for every upload')
   t.pass('the uploads are answered once complete (no upper bound matches nothing: 404)')
 })
 
@@ -58,7 +59,7 @@ t.test('reads whose clients leave while they wait end quietly, and the slot pass
   })
   await new Promise((resolve) => setTimeout(resolve, 30))
   for (const req of left) req.destroy()
-  await until(async () => (await waitingOf(server.url)) === 0)
+  await until(async () => (await waitingOf(server.url)) === 0, 'no read waiting')
   t.equal((await send(`${server.url}${base}/chain/0/block?limit=1`)).status, 200, 'the next read is served')
   t.same(
     lines.filter((line) => line.level >= 40),

@@ -13,7 +13,7 @@ import { readTests } from './read-tests.js'
 
 export type { RegisterTest } from '@weft/traversal/suite'
 export { type ChildOptions, type MinedBraid, makePayload, mineBraid, mineLine, mineLooseChild, mineValidChild } from './chain-miner.js'
-export type { ChainStoreFactory, SuiteStoreOptions } from './context.js'
+export type { ChainStoreFactory, StoreCapabilities, SuiteStoreOptions } from './context.js'
 
 const development = getNetwork('development')
 
