@@ -1,11 +1,12 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { until } from '@weft/test-kit'
 import { ClassicLevel } from 'classic-level'
 import t from 'tap'
 import { runCli } from '../src/index.js'
 import { captureIo } from './fixtures/cli.js'
 import { chainBlocks, filledFolder, startNode } from './fixtures/node.js'
-import { caughtUp, getText, startFollower, until } from './fixtures/upstreams.js'
+import { caughtUp, getText, startFollower } from './fixtures/upstreams.js'
 
 // Flips 64 bytes at a fifth, two fifths and three fifths of the largest table file of the closed store in `path`, once its data is compacted into tables.
 async function damageTable(path: string): Promise<void> {
@@ -38,7 +39,7 @@ t.test(
   async (t) => {
     const upstream = await startNode(t, { data: await filledFolder(t, 'development', 400, 0.1), network: 'development' })
     const first = await startFollower(t, [upstream.url], { network: 'development', logLevel: 'info' })
-    await until(() => caughtUp(upstream, first.server))
+    await until(() => caughtUp(upstream, first.server), 'the follower caught up with its upstream')
     const data = first.server.config.data
     await first.server.close()
     await damageTable(data)
@@ -73,7 +74,7 @@ t.test(
     t.ok((summary!.droppedBlocks as number) > 0, 'the report counts the blocks dropped')
 
     const healed = await startFollower(t, [upstream.url], { data, network: 'development' })
-    await until(() => caughtUp(upstream, healed.server))
+    await until(() => caughtUp(upstream, healed.server), 'the repaired follower caught up again')
     for (let chain = 0; chain < 20; chain++)
       t.same(await chainBlocks(healed.server, chain), await chainBlocks(upstream, chain), `chain ${chain}: every block is back`)
   },
