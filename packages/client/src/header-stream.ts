@@ -1,7 +1,8 @@
-import { chainPaths, isTransient, type OpenedStream, parseEventStream, readHeaderUpdate, WeftNetworkError } from '@weft/api'
+import { chainPaths, isTransient, type OpenedStream, parseEventStream, readHeaderUpdate } from '@weft/api'
 import type { Connection } from './connection.js'
 import { InvalidOptionError } from './errors.js'
 import { sleep } from './sleep.js'
+import { bodyChunks, openStream } from './stream-body.js'
 import type { HeaderStreamEvent, HeaderUpdatesOptions } from './types.js'
 
 /** The event a Weft node sends first when it cannot resume after the id a client sent back. */
@@ -39,7 +40,7 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
     let response: OpenedStream
     const since = lastId
     try {
-      response = await connect(connection, { signal, idleTimeout, since, depth })
+      response = await openStream(connection, chainPaths.headerUpdates((await connection.chain()).base, since, depth), signal, idleTimeout)
     } catch (error) {
       if (signal?.aborted) return
       if (!isTransient(error)) throw error
@@ -72,52 +73,6 @@ export async function* headerEvents(connection: Connection, options: HeaderUpdat
     }
     // The server ended the stream (restart, or this client fell behind): reconnect after a pause.
     await sleep(retryDelay, signal)
-  }
-}
-
-// A peer that accepts the connection and never sends the response headers is as silent as a dead
-// stream: past `idleTimeout` the attempt fails as a network error, which is retried. The timer stops
-// once the headers arrive (an AbortSignal.timeout would also cut the body it streams later).
-async function connect(
-  connection: Connection,
-  request: { signal: AbortSignal | undefined; idleTimeout: number; since: string | undefined; depth: number | undefined },
-): Promise<OpenedStream> {
-  const { signal, idleTimeout } = request
-  const url = chainPaths.headerUpdates((await connection.chain()).base, request.since, request.depth)
-  const silent = new AbortController()
-  const timer = idleTimeout > 0 ? setTimeout(() => silent.abort(), idleTimeout) : undefined
-  try {
-    return await connection.transport.open({ url, signal: signal ? AbortSignal.any([signal, silent.signal]) : silent.signal })
-  } catch (error) {
-    if (silent.signal.aborted && !signal?.aborted)
-      throw new WeftNetworkError(url, { cause: new Error(`no response headers within ${idleTimeout} ms`) })
-    throw error
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
-// A connection that breaks mid-stream, or stays silent past `idleTimeout` (a dead peer sends no FIN),
-// ends the stream like a clean end does: the caller reconnects.
-async function* bodyChunks(response: OpenedStream, idleTimeout: number): AsyncGenerator<Uint8Array> {
-  if (!response.body) return
-  const reader = response.body.getReader()
-  let timer: NodeJS.Timeout | undefined
-  try {
-    for (;;) {
-      const idle = new Promise<'idle'>((resolve) => {
-        if (idleTimeout > 0) timer = setTimeout(() => resolve('idle'), idleTimeout)
-      })
-      const result = await Promise.race([reader.read(), idle])
-      clearTimeout(timer)
-      if (result === 'idle' || result.done) return
-      yield result.value
-    }
-  } catch {
-    return
-  } finally {
-    clearTimeout(timer)
-    reader.cancel().catch(() => undefined)
   }
 }
 

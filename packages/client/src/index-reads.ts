@@ -15,6 +15,7 @@ import {
 import type { Connection } from './connection.js'
 import { InvalidOptionError } from './errors.js'
 import { sleep } from './sleep.js'
+import { bodyChunks, openStream } from './stream-body.js'
 import type { EventUpdatesOptions } from './types.js'
 
 // The spec profile's transaction index resources: one transaction's copies, pages of events and of
@@ -88,13 +89,15 @@ export async function* eventUpdates(
   checkFilter(filter)
   const { signal } = options
   const retryDelay = options.retryDelay ?? 500
+  const idleTimeout = options.idleTimeout ?? 60_000
   if (!(retryDelay > 0 && Number.isFinite(retryDelay))) throw new InvalidOptionError('retryDelay', 'a positive number', retryDelay)
+  if (!(idleTimeout >= 0 && Number.isFinite(idleTimeout)))
+    throw new InvalidOptionError('idleTimeout', 'a non-negative number (0: never)', idleTimeout)
   let lastId = options.lastEventId
   while (!signal?.aborted) {
     try {
-      const url = indexPaths.eventUpdates(await base(connection), filter, lastId)
-      const response = await connection.transport.open({ url, signal })
-      for await (const event of parseEventStream(bodyOf(response.body))) {
+      const response = await openStream(connection, indexPaths.eventUpdates(await base(connection), filter, lastId), signal, idleTimeout)
+      for await (const event of parseEventStream(bodyChunks(response, idleTimeout))) {
         if (signal?.aborted) return
         if (event.id !== undefined) lastId = event.id
         if (event.event === 'ResumeFromPage') options.onResumeFailed?.(event.data)
@@ -105,22 +108,5 @@ export async function* eventUpdates(
       if (!isTransient(error)) throw error
     }
     await sleep(retryDelay, signal)
-  }
-}
-
-// The stream's bytes; a body that breaks off ends the stream as its end does (the caller reconnects).
-async function* bodyOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
-  if (body === null) return
-  const reader = body.getReader()
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      yield value
-    }
-  } catch {
-    return
-  } finally {
-    reader.cancel().catch(() => undefined)
   }
 }

@@ -100,6 +100,8 @@ export interface EventUpdatesOptions {
   signal?: AbortSignal
   /** Wait before reconnecting, in milliseconds (default 500). */
   retryDelay?: number
+  /** Reconnect when nothing, not even a keep-alive comment, arrived for this long, in milliseconds (default 60000; 0: never). */
+  idleTimeout?: number
   /** The id of the last event an earlier run saw: the stream starts right after it, if the node still has it. */
   lastEventId?: string
   /** Called with the node's `ResumeFromPage` data when it could not resume after the id sent back: events were missed (read them with `events`). */

@@ -1,4 +1,7 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { fill } from '@weft/devnet'
+import { eventually } from '@weft/test-kit'
 import t from 'tap'
 import { createClient, type EventUpdate, InvalidOptionError } from '../src/index.js'
 import { filledNode } from './fixtures/nodes.js'
@@ -75,4 +78,28 @@ t.test('transactions, events and transfers of a spec node, pages followed, and e
   t.equal((await next).done, false, 'the stream goes on after an id the node does not know')
   t.match(missed[0], /EVENT_ID_UNKNOWN/, 'and says events were missed')
   await resumed.return(undefined)
+})
+
+t.test('the event stream reconnects to a peer that never answers, or goes silent, after idleTimeout', async (t) => {
+  const asked: string[] = []
+  // The first request never gets headers; the others get headers and then nothing.
+  const peer = createServer((req, res) => {
+    asked.push(req.url ?? '')
+    if (asked.length > 1) res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders()
+  })
+  await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    peer.closeAllConnections()
+    peer.close()
+  })
+  const client = createClient({ url: `http://127.0.0.1:${(peer.address() as AddressInfo).port}`, network: 'development', profile: 'spec' })
+  const controller = new AbortController()
+  const reading = (async () => {
+    for await (const event of client.eventUpdates({ module: 'coin' }, { signal: controller.signal, idleTimeout: 100, retryDelay: 10 }))
+      t.fail(`unexpected ${JSON.stringify(event)}`)
+  })()
+  t.ok(await eventually(() => asked.length >= 4), 'asked again after each silent attempt, with or without headers')
+  controller.abort()
+  await reading
+  await t.rejects(client.eventUpdates({ module: 'coin' }, { idleTimeout: -1 }).next(), InvalidOptionError)
 })
