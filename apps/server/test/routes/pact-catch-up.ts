@@ -8,6 +8,7 @@ import t from 'tap'
 import { errorMapping } from '../../src/http/error-mapping.js'
 import { BlockWaits } from '../../src/pact/block-waits.js'
 import { errorTables } from '../../src/profile/error-table.js'
+import { registerIndexRoutes } from '../../src/routes/index-routes.js'
 import { registerPactRoutes } from '../../src/routes/pact-routes.js'
 import { sendUnchecked } from '../fixtures/node.js'
 
@@ -43,12 +44,15 @@ t.test('while the index catches up, a key not found is 503 INDEX_CATCHING_UP, a 
     { index: store.index, blockWaits: waits, chains: new Set([...Array(20).keys()]), bodyLimit: 1 << 20, listenTimeout: 5 },
     '/b',
   )
+  // The spec profile's index resources, on the same store.
+  registerIndexRoutes(router, { index: store.index, chains: new Set([...Array(20).keys()]) }, '/s')
   app.use(errorMapping(errorTables.chainweb, pino({ level: 'silent' })))
   app.use(router.routes())
   const server = createServer(app.callback())
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/b/chain/4/pact/api/v1`
+  const root = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  const url = `${root}/b/chain/4/pact/api/v1`
   const post = (endpoint: string, body: unknown) =>
     sendUnchecked(`${url}/${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
@@ -63,6 +67,17 @@ t.test('while the index catches up, a key not found is 503 INDEX_CATCHING_UP, a 
     const answer = await post(endpoint, body)
     t.equal(answer.status, 503, `${endpoint} ${JSON.stringify(body)}: no answer that would say "not mined"`)
     t.equal(answer.headers['retry-after'], '10')
+    t.match(answer.body.toString('utf8'), /catching up/)
+  }
+  // The index resources: what the index has is answered; where only unindexed blocks could answer, 503.
+  t.equal((await sendUnchecked(`${root}/s/transaction/${fresh!.requestKey}`)).status, 200, 'a transaction of a new block')
+  for (const path of [
+    `transaction/${oldKeys[0]!.key}`,
+    'event?module=coin&chain=4&maxheight=1',
+    'transfer?account=sender00&chain=4&maxheight=1',
+  ]) {
+    const answer = await sendUnchecked(`${root}/s/${path}`)
+    t.equal(answer.status, 503, `${path}: INDEX_CATCHING_UP, not an empty answer`)
     t.match(answer.body.toString('utf8'), /catching up/)
   }
 })
