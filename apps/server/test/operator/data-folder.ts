@@ -112,7 +112,8 @@ t.test('a corrupt store names the corruption and the fix', async (t) => {
   writeFileSync(join(data, 'CURRENT'), 'garbage')
   await t.rejects(openNodeStore({ path: data, network: 'development' }), {
     code: 'STORE_CORRUPT',
-    message: /is corrupt \(Corruption: CURRENT file does not end with newline\)\. Fix: move the folder aside/,
+    message:
+      /is corrupt \(Corruption: CURRENT file does not end with newline\)\. Fix: stop the node and run weft-server --repair --data on the folder .*, or move the folder aside/,
   })
 })
 

@@ -1,5 +1,6 @@
 import type { Page as CursorPage } from '@weft/cursor'
 import { encodeHash } from '@weft/hash-text'
+import { until } from '@weft/test-kit'
 import { branch, type HeaderRef } from '@weft/traversal'
 import type { Problem } from '@weft/types'
 import t from 'tap'
@@ -241,13 +242,15 @@ t.test('the cache', async (t) => {
   t.test('ends a walk nobody continues once its time is up, without a request to notice', async (t) => {
     ended.length = 0
     const cache = new BranchContinuations({ maxEntries: 10, ttlMs: 20 })
-    cache.keep('a', await suspended('a'))
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    cache.keep('b', await suspended('b'))
+    // Both walks made first: on a busy machine making one took longer than the 20 ms they are kept.
+    const [a, b] = [await suspended('a'), await suspended('b')]
+    cache.keep('a', a)
+    await until(() => ended.includes('a'), 'walk a ended once its time was up')
+    cache.keep('b', b)
     t.same(ended, ['a'])
     t.equal(cache.take('a'), undefined)
     t.equal(cache.size, 1)
-    await new Promise((resolve) => setTimeout(resolve, 60))
+    await until(() => ended.includes('b'), 'walk b ended once its time was up')
     t.same(ended, ['a', 'b'])
     t.equal(cache.take('b'), undefined)
     const none = new BranchContinuations({ maxEntries: 0, ttlMs: 20 })
