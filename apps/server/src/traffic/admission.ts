@@ -22,7 +22,7 @@ export interface AdmissionParts {
  * counted as requests; `/listen`, which waits for blocks, is neither gated nor holds a read slot). The gate comes after the body so that trickled uploads cannot hold its slots.
  */
 export function admission(parts: AdmissionParts, base: string): Middleware[] {
-  const streams = new Set([`${base}/header/updates`, `${base}/block/updates`])
+  const streams = new Set(['header', 'block', 'transaction', 'transfer', 'event'].map((stream) => `${base}/${stream}/updates`))
   // The router serves a path with one trailing slash as the path without it: so are they counted.
   const isStreamPath = (path: string): boolean => streams.has(path.endsWith('/') ? path.slice(0, -1) : path)
   const isStream = (ctx: Context): boolean => ctx.method === 'GET' && isStreamPath(ctx.path)

@@ -72,6 +72,9 @@ t.test('event streams have their own limit per client, answered 429 with a longe
   t.equal(refused.headers['retry-after'], String(RETRY_AFTER.streams))
   t.match(JSON.parse(refused.body.toString()), { code: 'TOO_MANY_STREAMS' })
   t.equal((await send(`${server.url}${base}/block/updates/`)).status, 429, 'a trailing slash names the same stream, counted alike')
+  const filtered = await send(`${server.url}${base}/event/updates?module=coin`)
+  t.equal(filtered.status, 429, 'a filtered stream counts as a stream')
+  t.match(JSON.parse(filtered.body.toString()), { code: 'TOO_MANY_STREAMS' })
   t.equal((await send(`${server.url}/info`)).status, 200, 'open streams do not count as running requests')
   t.equal(
     (await send(`${server.url}${base}/header/updates`, { method: 'HEAD' })).status,
