@@ -17,7 +17,7 @@ const lowestHead = (server: RunningServer): number => Math.min(...[...server.sto
 const root = t.testdir()
 async function replica(name: string): Promise<string> {
   const store = await openStore({ path: join(root, name), network: 'development' })
-  await fill(store, { blocks: 1200, forkRate: 0.2, seed: 'caching' })
+  await fill(store, { blocks: 600, forkRate: 0.2, seed: 'caching' })
   await store.close()
   return join(root, name)
 }
@@ -141,7 +141,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
         .flatMap((block) => [`/chain/0/block?minheight=${block.height}&limit=4`, `/chain/0/hash?minheight=${block.height}`])
       const before = await Promise.all(paths.map((path) => send(at(a, path))))
       const lowBefore = lowestHead(a)
-      await fill(a.store, { blocks: 600, forkRate: 0.3, seed: `more-${profile}` })
+      await fill(a.store, { blocks: 300, forkRate: 0.3, seed: `more-${profile}` })
       t.ok(lowestHead(a) > lowBefore + finalDepth, 'every head moved on')
       let changed = 0
       for (const [index, path] of paths.entries()) {
