@@ -93,7 +93,7 @@ export function createApp(node: NodeContext, logger: Logger, operator?: Operator
   })
   if (operator !== undefined) {
     const facts = { store, rules, nodeVersion, source: config.devnet ? 'devnet' : 'store' } as const
-    registerOperatorRoutes(router, { metrics: operator.metrics, status: () => nodeStatus(facts, operator.activity) })
+    registerOperatorRoutes(router, { metrics: operator.metrics, store, status: () => nodeStatus(facts, operator.activity) })
     app.use(operator.metrics.middleware())
   }
   app.use(node.requests.middleware())

@@ -56,6 +56,27 @@ export const operatorOperations: readonly OperationSpec[] = [
     codes: ['NOT_ACCEPTABLE'],
   },
   {
+    path: '/search',
+    method: 'get',
+    operationId: 'search',
+    summary: "The status page's search box: a request key, a block hash, a height or an account, answered from the store and its index",
+    description:
+      'A 43-character hash is looked up as a request key (every copy) and as a block hash; digits are a height on every chain (at most 10 blocks a chain); any other text is an account, answered with its newest 20 coin transfers (`moreTransfers` says whether there are more). Every block and copy says whether it is on its chain\'s winning branch and its depth. With `--no-index` (`index: "disabled"`) no transaction or transfer is answered.',
+    tag: 'operator',
+    parameters: [],
+    ownParameters: [
+      {
+        name: 'q',
+        in: 'query',
+        required: true,
+        description: 'a request key, a block hash, a height or an account name',
+        schema: { type: 'string', minLength: 1, maxLength: 256 },
+      },
+    ],
+    ok: { description: 'what was found (possibly nothing)', representations: [{ mediaType: json, schema: 'SearchAnswer' }] },
+    codes: ['NOT_ACCEPTABLE', 'INVALID_QUERY'],
+  },
+  {
     path: '/',
     method: 'get',
     operationId: 'getStatusPage',

@@ -66,6 +66,41 @@ const NodeStatus = Type.Object({
   ),
 })
 
+// A block or a copy found by the status page's search: on its chain's winning branch or not, and its depth.
+const standing = { canonical: Type.Boolean(), depth: Type.Integer() }
+
+/** The body of `GET /search` (operator/node-search.ts). */
+const SearchAnswer = Type.Object({
+  query: Type.String(),
+  kind: Type.Union([Type.Literal('hash'), Type.Literal('height'), Type.Literal('account')]),
+  index: Type.Union([Type.Literal('complete'), Type.Literal('catching-up'), Type.Literal('disabled')]),
+  blocks: Type.Array(Type.Object({ chain: ChainId, height: Type.Integer({ minimum: 0 }), hash: BlockHash, ...standing })),
+  transactions: Type.Array(
+    Type.Object({
+      requestKey: BlockHash,
+      chain: ChainId,
+      height: Type.Integer({ minimum: 0 }),
+      blockHash: BlockHash,
+      position: Type.Integer({ minimum: -1 }),
+      ...standing,
+    }),
+  ),
+  transfers: Type.Array(
+    Type.Object({
+      requestKey: Type.String(),
+      chain: ChainId,
+      height: Type.Integer({ minimum: 0 }),
+      blockHash: BlockHash,
+      token: Type.String(),
+      sender: Type.String(),
+      receiver: Type.String(),
+      amount: Type.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$' }),
+      ...standing,
+    }),
+  ),
+  moreTransfers: Type.Boolean(),
+})
+
 /** The body of `GET /ready` (routes/ready-route.ts), 200 and 503 alike. */
 const ReadyBody = Type.Object({
   ready: Type.Boolean(),
@@ -132,6 +167,7 @@ const answerSchemas = {
   BlockUpdateEvent: updateEvent('BlockUpdate', '`/block/updates`'),
   ChainwebBlockUpdateEvent: updateEvent('ChainwebBlockUpdate', '`/block/updates`'),
   NodeStatus,
+  SearchAnswer,
   ReadyBody,
   OpenApiDocument: Type.Object({ openapi: Type.Literal('3.1.0'), paths: Type.Record(Type.String(), Type.Object({})) }),
   ...pactSchemas,

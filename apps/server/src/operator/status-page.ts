@@ -12,13 +12,15 @@ dt { color: #5b6578; } dd { margin: 0; font-weight: 600; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: .15rem .9rem .15rem 0; border-bottom: 1px solid #e3e6ee; }
 td:nth-child(3) { font-family: ui-monospace, monospace; }
+form { margin: 1rem 0 .3rem; display: flex; gap: .5rem; } input[type=search] { flex: 1; font: inherit; padding: .2rem .4rem; }
+#found td:nth-child(3) { font-family: inherit; } .hash { font-family: ui-monospace, monospace; }
 `
 
 // Inline code runs under a content security policy that names its hashes: nothing else may run or load.
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
 
 /** The status page's content security policy: its own inline style and script, requests to this host only. */
-export const statusPagePolicy = `default-src 'none'; style-src ${sha256(style)}; script-src ${sha256(statusScript)}; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'`
+export const statusPagePolicy = `default-src 'none'; style-src ${sha256(style)}; script-src ${sha256(statusScript)}; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'`
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char)
@@ -63,6 +65,15 @@ export function statusPage(status: NodeStatus): string {
 <dt>store</dt><dd id="store">${escapeHtml(storeText(status.store))}</dd>
 </dl>
 <ul id="upstreams"></ul>
+<form id="search" action="/search" method="get" role="search">
+<input type="search" id="q" name="q" required maxlength="256" placeholder="request key, block hash, height or account" aria-label="search">
+<button type="submit">Search</button>
+</form>
+<p id="search-summary" class="muted" hidden></p>
+<table id="found" hidden>
+<thead><tr><th>found</th><th>chain</th><th>where</th><th>branch</th></tr></thead>
+<tbody id="found-rows"></tbody>
+</table>
 <h2>Heads of the cut</h2>
 <table>
 <thead><tr><th>chain</th><th>height</th><th>hash</th><th>age</th></tr></thead>

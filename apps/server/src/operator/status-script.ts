@@ -1,7 +1,8 @@
 /**
  * The status page's script, inline and dependency-free: it polls `/status` every second and asks
  * `/ready` for readiness and upstreams (a node without that route shows its block source instead),
- * then redraws the figures the server rendered first. Ages tick between polls.
+ * then redraws the figures the server rendered first. Ages tick between polls. The search box asks
+ * `/search` and lists what it found (without the script, the form shows that JSON).
  */
 export const statusScript = `
 'use strict'
@@ -70,6 +71,52 @@ async function poll() {
   }
   draw()
 }
+const short = (hash) => hash.slice(0, 12) + '…'
+const branch = (found) => (found.canonical ? 'canonical' : 'orphaned') + ', depth ' + found.depth
+function foundRow(kind, chain, where, title, standing) {
+  const row = $('found-rows').insertRow()
+  cell(row, kind)
+  cell(row, String(chain))
+  cell(row, where, title)
+  cell(row, standing)
+}
+function showFound(answer) {
+  $('found-rows').replaceChildren()
+  for (const tx of answer.transactions)
+    foundRow('transaction', tx.chain, 'height ' + tx.height + ', block ' + short(tx.blockHash) + ', position ' + tx.position, tx.blockHash, branch(tx))
+  for (const block of answer.blocks) foundRow('block', block.chain, 'height ' + block.height + ', ' + short(block.hash), block.hash, branch(block))
+  for (const transfer of answer.transfers)
+    foundRow(
+      'transfer',
+      transfer.chain,
+      transfer.amount + ' ' + transfer.token + ' from ' + (transfer.sender || '(none)') + ' to ' + (transfer.receiver || '(none)') + ', height ' + transfer.height,
+      transfer.requestKey,
+      branch(transfer),
+    )
+  const count = $('found-rows').rows.length
+  const what = { hash: 'request key or block hash', height: 'height', account: 'account' }[answer.kind]
+  let summary = count === 0 ? 'Nothing found for ' + what + ' ' + answer.query : count + ' found for ' + what + ' ' + answer.query
+  if (answer.moreTransfers) summary += ' (the newest ' + answer.transfers.length + ' transfers)'
+  if (answer.index === 'disabled' && answer.kind !== 'height') summary += '; the transaction index is off (--no-index)'
+  if (answer.index === 'catching-up' && answer.kind !== 'height') summary += '; the transaction index is still catching up'
+  $('search-summary').textContent = summary
+  $('search-summary').hidden = false
+  $('found').hidden = count === 0
+}
+$('search').addEventListener('submit', async (event) => {
+  event.preventDefault()
+  const query = $('q').value.trim()
+  if (query === '') return
+  try {
+    const response = await fetch('/search?q=' + encodeURIComponent(query), { cache: 'no-store' })
+    if (!response.ok) throw new Error(response.status + ' ' + (await response.text()).slice(0, 200))
+    showFound(await response.json())
+  } catch (error) {
+    $('found').hidden = true
+    $('search-summary').textContent = 'Search failed: ' + error.message
+    $('search-summary').hidden = false
+  }
+})
 poll()
 setInterval(poll, 1000)
 `

@@ -79,7 +79,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
     const header = doc.paths[`${base}/chain/{chain}/header/{hash}`]!.get!.responses['200']!.content!
     t.same(Object.keys(header), ['application/json', 'application/json;blockheader-encoding=object', 'application/octet-stream'])
     t.ok(doc.paths[`${base}/header/updates`]!.get!.responses['200']!.content!['text/event-stream'])
-    for (const path of ['/', '/metrics', '/status', '/openapi.json', '/health-check', '/info'])
+    for (const path of ['/', '/metrics', '/status', '/search', '/openapi.json', '/health-check', '/info'])
       t.ok(doc.paths[path]?.get, `${path} documented`)
   })
 
