@@ -22,8 +22,9 @@ const adoptEveryMs = 1000
  * Copies the upstream into the store: from a little below where the store stands (the lowest
  * chain's best block less `resumeMargin`, so that forks that grew there are read too) up to the
  * upstream's cut, window by window; again from there while the upstream moved far meanwhile; the
- * heights where the upstream may have written meanwhile once more; then everything above, orphans
- * included, in one last window without a top; finally fetches whatever
+ * heights where the upstream may have written meanwhile once more; then everything from the latest
+ * cut's lowest head less the margin up, orphans included, in one last window without a top; finally
+ * fetches whatever
  * the upstream's latest cut still lacks and adopts it. Answers how many blocks it wrote.
  */
 export async function copy(ctx: IngestContext, hooks: CopyHooks): Promise<number> {
@@ -52,9 +53,12 @@ export async function copy(ctx: IngestContext, hooks: CopyHooks): Promise<number
     wrote += await writeWindow(ctx, await windowFetcher(ctx)(window), hooks)
     from = window.maxheight + 1
   }
-  // What the upstream added above the pages while they were read: its cut's ancestry would come
-  // with the cut, but its orphans only by pages.
-  wrote += await writeWindow(ctx, await windowFetcher(ctx)(tailWindow(ctx, start, topHeight(cut))), hooks)
+  // What the upstream added while the heights above were read again, and above the pages: its
+  // cut's ancestry would come with the cut, but its orphans only by pages. A block written after the
+  // latest cut was read lies no lower than that cut's lowest head less the margin, which may be below
+  // `start` (chains stand at different heights): the rereads above read those heights before it came.
+  const tail = Math.min(start, rereadHeight(ctx, cut))
+  wrote += await writeWindow(ctx, await windowFetcher(ctx)(tailWindow(ctx, tail, topHeight(cut))), hooks)
   return wrote + (await adoptUpstreamCut(ctx, cut)).length
 }
 
