@@ -168,7 +168,11 @@ async function deliveryCounts(url: string): Promise<{ all: number; within100ms: 
           candidate.includes(`le="${le}"`) &&
           candidate.includes('stream="header"'),
       )
-    if (line === undefined) throw new Error(`Expected the node's /metrics to have the header stream's delivery bucket le="${le}"`)
+    // prom-client writes a labelled histogram's lines once it has observed something: none yet is 0.
+    if (line === undefined) {
+      if (text.includes('# TYPE weft_event_stream_delivery_seconds histogram')) return 0
+      throw new Error("Expected the node's /metrics to have the event streams' delivery histogram")
+    }
     return Number(line.slice(line.lastIndexOf(' ') + 1))
   }
   return { all: bucket('+Inf'), within100ms: bucket('0.1') }

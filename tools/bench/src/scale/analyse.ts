@@ -2,6 +2,7 @@
 // and how long it takes to open.
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { decodeEntry, INDEX_PREFIX, IndexKind } from '@weft/index'
 import { openStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import { ClassicLevel } from 'classic-level'
@@ -16,6 +17,8 @@ export interface StoreAtRest {
   readonly payloadBytes: number
   /** Milliseconds of `openStore` (median of three, the first included). */
   readonly openMs: number
+  /** The transaction index: its bytes as LevelDB estimates them (every `i` key; the event entries' alone), the transactions and events it holds. */
+  readonly txIndex: { readonly bytes: number; readonly eventBytes: number; readonly transactions: number; readonly events: number }
   /** Table files on each of LevelDB's seven levels, 0 to 6: how many a read of old blocks may pass through. */
   readonly filesByLevel: readonly number[]
 }
@@ -48,12 +51,27 @@ export async function analyseStore(path: string, network: NetworkName): Promise<
     for (let batch = await iterator.nextv(10_000); batch.length > 0; batch = await iterator.nextv(10_000)) blocks += batch.length
     await iterator.close()
     const size = (letter: string): Promise<number> => db.approximateSize(...prefix(letter))
+    const kind = (letter: number): [Buffer, Buffer] => [Buffer.of(INDEX_PREFIX, letter), Buffer.of(INDEX_PREFIX, letter + 1)]
+    let transactions = 0
+    const keys = db.keys({ gte: kind(IndexKind.transaction)[0], lt: kind(IndexKind.transaction)[1] })
+    for (let batch = await keys.nextv(10_000); batch.length > 0; batch = await keys.nextv(10_000)) transactions += batch.length
+    await keys.close()
+    // One entry per event name in a block; its value lists each event of that name.
+    let events = 0
+    const entries = db.iterator({ gte: kind(IndexKind.event)[0], lt: kind(IndexKind.event)[1] })
+    for (let batch = await entries.nextv(10_000); batch.length > 0; batch = await entries.nextv(10_000))
+      for (const [key, value] of batch) {
+        const entry = decodeEntry(key, value)
+        if (entry.kind === 'event') events += entry.items.length
+      }
+    await entries.close()
     return {
       blocks,
       diskBytes: folderBytes(path),
       indexBytes: (await size('h')) + (await size('c')),
       blockRecordBytes: await size('b'),
       payloadBytes: await size('p'),
+      txIndex: { bytes: await size('i'), eventBytes: await db.approximateSize(...kind(IndexKind.event)), transactions, events },
       openMs: opens.sort((a, b) => a - b)[1]!,
       filesByLevel: Array.from({ length: 7 }, (_, level) => Number(db.getProperty(`leveldb.num-files-at-level${level}`))),
     }

@@ -58,9 +58,9 @@ export function scaleSpec(blocks: number, forkRate: number): ScaleSpec {
 }
 
 // Bumped when the generator changes (4: blocks mined by the rules of chainweb-node 3.2, which the
-// store checks; 5: store layout 3, with the transaction index written with each block), so old
-// stores are built again.
-const version = 5
+// store checks; 5: store layout 3, with the transaction index written with each block; 6: outputs
+// with today's coin.TRANSFER events), so old stores are built again.
+const version = 6
 const identity = (spec: ScaleSpec): string => JSON.stringify({ version, ...spec })
 
 /** Up to `count` stored blocks of the first chains of a store, for floors measured on real blocks. */

@@ -1,6 +1,9 @@
 // Payloads shaped and sized like the real mainnet blocks of the repository's vectors: the empty
 // block at 1000000 and the one-transfer block at 1000001, varied per block so that every block has
-// a payload of its own (as on mainnet, where the coinbase output differs in every block).
+// a payload of its own (as on mainnet, where the coinbase output differs in every block). Those
+// blocks are of 2020, before Pact had events; as today's mainnet outputs do, each transaction's
+// output carries the coin.TRANSFER events of its gas and its transfer, and the coinbase's its reward,
+// between accounts drawn from a pool, so that the transaction index holds events and transfers.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { withPayloadHashes } from '@weft/block'
@@ -36,15 +39,30 @@ export function transactionCount(draw: number): number {
 const vary = (text: string, tag: string): string =>
   text.replace(/[A-Za-z0-9_-]{43}/, Buffer.from(tag.padEnd(32, '.')).subarray(0, 32).toString('base64url'))
 
+// Accounts of the pool the transfers are drawn from: k: and 64 hex digits, like most mainnet accounts.
+const ACCOUNTS = 10_000
+const account = (n: number): string => `k:${(n % ACCOUNTS).toString(16).padStart(64, '0')}`
+const coinTransfer = (sender: string, receiver: string, amount: number): Record<string, unknown> => ({
+  params: [sender, receiver, amount],
+  name: 'TRANSFER',
+  module: { namespace: null, name: 'coin' },
+  moduleHash: 'klFkrLfpyLW-M3xjVPSdqXEMgxPPJibRt_D6qiBws6s',
+})
+// An output (the vector's JSON text) with these events.
+const withEvents = (text: string, events: ReadonlyArray<Record<string, unknown>>): string =>
+  JSON.stringify({ ...(JSON.parse(text) as Record<string, unknown>), events })
+
 /** The payload of the block at `height` on `chain` with `transactions` transfers, unique to it: `salt` tells siblings apart. */
 export function scalePayload(chain: number, height: number, transactions: number, salt = 0): PayloadWithOutputs {
   const tag = `${chain}:${height}:${salt}`
+  const miner = account(chain * 7919 + height)
   return withPayloadHashes({
-    transactions: Array.from({ length: transactions }, (_, index): [string, string] => [
-      encode(vary(transaction, `${tag}:${index}`)),
-      encode(vary(output, `${tag}:${index}`)),
-    ]),
+    transactions: Array.from({ length: transactions }, (_, index): [string, string] => {
+      const sender = account(height * 31 + chain * 17 + index)
+      const events = [coinTransfer(sender, miner, 0.0001), coinTransfer(sender, account(height * 7 + index * 13 + chain), 1.5 + index)]
+      return [encode(vary(transaction, `${tag}:${index}`)), encode(withEvents(vary(output, `${tag}:${index}`), events))]
+    }),
     minerData: empty.minerData,
-    coinbase: encode(vary(coinbase, tag)),
+    coinbase: encode(withEvents(vary(coinbase, tag), [coinTransfer('', miner, 0.9856)])),
   })
 }

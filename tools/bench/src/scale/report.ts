@@ -100,6 +100,13 @@ export function formatScaleReport(sides: readonly ScaleSide[], writing: WritingF
   perSide('table files on levels 0-6', (side) => side.atRest.filesByLevel.join(' '))
   perSide('disk bytes per block', (side) => count(side.atRest.diskBytes / side.atRest.blocks))
   perSide('index bytes per block', (side) => count(side.atRest.indexBytes / side.atRest.blocks))
+  perSide(
+    "transaction index: transactions / events held; its bytes (all five kinds) per transaction; the event entries' bytes per event",
+    (side) => {
+      const { bytes, eventBytes, transactions, events } = side.atRest.txIndex
+      return `${count(transactions)} / ${count(events)}; ${count(bytes / transactions)}; ${count(eventBytes / events)}`
+    },
+  )
   perSide('store open', (side) => `${round(side.atRest.openMs)} ms`, '< 5 s')
   const fillMemory = (build: ScaleSide['store']['build']): string =>
     `${mb(build.rssPeak)} / ${mb(build.rssSteady)} (own ${mb(build.anonPeak)} / ${mb(build.anonSteady)})`
@@ -111,7 +118,7 @@ export function formatScaleReport(sides: readonly ScaleSide[], writing: WritingF
     [', read again', (side: ScaleSide, kind: QueryKind) => side.serving[kind].again],
   ] as const) {
     for (const kind of queryKinds) {
-      const bounded = kind === 'page-tip' || kind === 'page-deep' || kind === 'branch'
+      const bounded = kind === 'page-tip' || kind === 'page-deep' || kind === 'branch' || kind === 'tx-lookup' || kind === 'events-page'
       const [before, after] = [reads(small, kind), reads(large, kind)]
       rows.push([
         `${kind}${what} p50 / p99 (ms)`,

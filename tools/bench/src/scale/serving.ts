@@ -1,5 +1,7 @@
 // Latencies of the queries whose cost must not grow with the store: pages near the tip and deep in
-// the chain, a branch below a tip, the cut, and a header by hash; asked of two nodes in turn (the
+// the chain, a branch below a tip, the cut, a header by hash, and from the transaction index a
+// request key far from the tip (`{base}/transaction/{requestKey}`) and a page of coin.TRANSFER
+// events ending at a random height (`{base}/event?name=`); asked of two nodes in turn (the
 // large store and the small one), so that drift on the machine hits both alike. Each query is asked
 // twice in a row: its first read meets the disk where the store is larger than the page cache (deep
 // pages and old headers of a large store), its second read what the store itself costs.
@@ -26,7 +28,7 @@ export interface Reads extends Latency {
 }
 
 /** The kinds of query measured. */
-export const queryKinds = ['page-tip', 'page-deep', 'branch', 'cut', 'header'] as const
+export const queryKinds = ['page-tip', 'page-deep', 'branch', 'cut', 'header', 'tx-lookup', 'events-page'] as const
 /** One of `queryKinds`. */
 export type QueryKind = (typeof queryKinds)[number]
 
@@ -74,7 +76,29 @@ async function query(node: ServedStore, tips: Tips, kind: QueryKind, round: numb
       }
       return [`${base}/chain/${first}/header/${hashes[round % hashes.length]!}`]
     }
+    case 'tx-lookup':
+      if (hashes.length === 0) hashes.push(...(await requestKeys(base, tips)))
+      return [`${base}/transaction/${hashes[round % hashes.length]!}`]
+    case 'events-page':
+      return [`${base}/event?name=coin.TRANSFER&limit=100&maxheight=${Math.floor(draw('events', round, 0, kind) * tip)}`]
   }
+}
+
+// Request keys of transactions at random heights of every chain (from the outputs of blocks read by
+// pages, not timed): lookups spread over the whole store, far from the tip.
+async function requestKeys(base: string, tips: Tips): Promise<string[]> {
+  const keys: string[] = []
+  for (const [index, [chain, tip]] of [...tips.heights].entries()) {
+    const minheight = Math.floor(draw('keys', index, 0, 'tx-lookup') * tip)
+    const page = JSON.parse((await fetchOk(`${base}/chain/${chain}/block?limit=10&minheight=${minheight}`)).toString()) as {
+      items: Array<{ payloadWithOutputs: { transactions: Array<[string, string]> } }>
+    }
+    for (const block of page.items)
+      for (const [, output] of block.payloadWithOutputs.transactions)
+        keys.push((JSON.parse(Buffer.from(output, 'base64url').toString()) as { reqKey: string }).reqKey)
+  }
+  if (keys.length === 0) throw new Error('no transaction found in the blocks sampled for request keys')
+  return keys
 }
 
 // Milliseconds of one answered query.
