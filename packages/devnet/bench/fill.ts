@@ -1,7 +1,8 @@
 // Fill-mode throughput: blocks mined per second (no store), and blocks mined and stored per
 // second (fill into a fresh classic-level store, which validates every insert), with the store's
 // transaction index (the default) and without it (`index: false`), rounds taking turns, and the
-// ratio of the two; and the time of a reorg 1,000 blocks deep (test/reorg.ts checks what it does,
+// ratio of the two; the catch-up of the index when the store filled without it is opened with it;
+// and the time of a reorg 1,000 blocks deep (test/reorg.ts checks what it does,
 // this how long it takes).
 // Run after `pnpm build`: `pnpm bench`. Not a test: nothing here is asserted.
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -9,7 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { genesisBlock, getNetwork, type Header } from '@weft/block'
 import { BraidMiner, createRandom, type FillSummary, fill, type ReorgSummary, reorg } from '@weft/devnet'
-import { openStore } from '@weft/store'
+import { type ChainStore, openStore } from '@weft/store'
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 5000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -43,15 +44,30 @@ function mineOnly(seed: string): number {
   return mined
 }
 
-async function fillStore(seed: string, index: boolean): Promise<Round<FillSummary>> {
+// A fill into a fresh store, with its index or without; a store filled without it is then opened
+// with it, and the catch-up of its index timed (what a store written before the index, or run with
+// `--no-index`, costs when it is opened with the index again).
+async function fillStore(seed: string, index: boolean): Promise<{ filled: Round<FillSummary>; catchUp: Round<unknown> | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-devnet-bench-'))
   try {
-    const store = await openStore({ path: join(dir, 'data'), network: 'development', index })
+    const path = join(dir, 'data')
+    const store = await openStore({ path, network: 'development', index })
+    let filled: Round<FillSummary>
     try {
-      return await timed(() => fill(store, { blocks: BLOCKS, seed, forkRate: FORK_RATE }))
+      filled = await timed(() => fill(store, { blocks: BLOCKS, seed, forkRate: FORK_RATE }))
     } finally {
       await store.close()
     }
+    if (index) return { filled, catchUp: undefined }
+    let reopened: ChainStore | undefined
+    const catchUp = await timed(async () => {
+      reopened = await openStore({ path, network: 'development' })
+      const status = await reopened.index.caughtUp()
+      if (status.state !== 'complete') throw new Error(`Expected the index to catch up, but it ended ${status.state}`)
+      return status
+    })
+    await reopened?.close()
+    return { filled, catchUp }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -90,9 +106,12 @@ for (let r = 0; r < ROUNDS; r++) mining.push(await timed(async () => mineOnly(`m
 // The same seeds with and without the index, taking turns, so that the machine's load falls on both alike.
 const filling: Array<Round<FillSummary>> = []
 const unindexed: Array<Round<FillSummary>> = []
+const catchUps: Array<Round<unknown>> = []
 for (let r = 0; r < ROUNDS; r++) {
-  filling.push(await fillStore(`fill-${r}`, true))
-  unindexed.push(await fillStore(`fill-${r}`, false))
+  filling.push((await fillStore(`fill-${r}`, true)).filled)
+  const { filled, catchUp } = await fillStore(`fill-${r}`, false)
+  unindexed.push(filled)
+  if (catchUp !== undefined) catchUps.push(catchUp)
 }
 const report = (label: string, rounds: ReadonlyArray<Round<unknown>>): { best: number; perCpu: number } => {
   const best = Math.max(...rounds.map((x) => BLOCKS / x.wall))
@@ -108,6 +127,7 @@ const bare = report('stored, no index   ', unindexed)
 console.log(
   `fill with the index against without: ${(indexed.best / bare.best).toFixed(3)} (best wall clock), ${(indexed.perCpu / bare.perCpu).toFixed(3)} (per CPU second)`,
 )
+report('index catch-up     ', catchUps)
 const reorgs: Array<Round<ReorgSummary>> = []
 for (let r = 0; r < ROUNDS; r++) reorgs.push(await reorgStore(`reorg-${r}`))
 console.log(
