@@ -1,17 +1,9 @@
 import type { IndexPageQuery } from '@weft/client'
 import { type Flags, UsageError, type Values } from '@weft/command-line'
-import { integer } from './arguments.js'
+import { integer, pageFlags } from './arguments.js'
 
-/** The flags of the index pages (`weft events`, `weft transfers`). */
-export const indexPageFlags: Flags = {
-  chain: { type: 'string', short: 'c' },
-  minheight: { type: 'string' },
-  maxheight: { type: 'string' },
-  limit: { type: 'string', short: 'n' },
-  'page-size': { type: 'string' },
-  next: { type: 'string' },
-  canonical: { type: 'boolean' },
-}
+/** The flags of the index pages (`weft events`, `weft transfers`): a block page's, and `--canonical`. */
+export const indexPageFlags: Flags = { ...pageFlags, canonical: { type: 'boolean' } }
 
 /** The help of `indexPageFlags`. */
 export const indexPageHelp = `  -c, --chain N        only this chain
