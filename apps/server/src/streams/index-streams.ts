@@ -9,6 +9,7 @@ import type { AnnouncementLog } from './announcement-log.js'
 import { eventFrame } from './event-frames.js'
 import { EventHub } from './event-hub.js'
 import type { EventHubOptions } from './hub-options.js'
+import { resumeFromPageFrame } from './resume.js'
 
 /** What a filtered stream sends: one transaction's copies, one account's transfers, or events by name or module. */
 export type IndexFilter =
@@ -188,14 +189,8 @@ export class IndexedStreams {
     const point = match === null ? { kind: 'malformed' as const } : this.#log.pointOf(match[1] as string)
     const upTo = this.#log.head
     if (match === null || point.kind !== 'resume') {
-      const code = point.kind === 'expired' ? 'EVENT_ID_EXPIRED' : 'EVENT_ID_UNKNOWN'
-      const data = {
-        code,
-        detail: `cannot resume after ${JSON.stringify(lastId.slice(0, 128))}: read what you missed with page queries`,
-        lastEventId: lastId.slice(0, 128),
-      }
-      // The id of the stream's position: after every frame of the last block announced.
-      yield eventFrame('ResumeFromPage', [JSON.stringify(data)], this.#log.idOf(upTo))
+      // Its id is the stream's position: after every frame of the last block announced.
+      yield resumeFromPageFrame(this.#log, lastId, point.kind === 'expired', upTo)
       return
     }
     // `<epoch>.<seq>` alone: after every frame of that block.

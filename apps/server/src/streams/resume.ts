@@ -44,7 +44,7 @@ export function resumeFromPageFrame(log: AnnouncementLog, lastId: string, expire
   const quoted = lastId.length > QUOTED_ID_CHARS ? `${lastId.slice(0, QUOTED_ID_CHARS)}...` : lastId
   const detail = expired
     ? `the events after ${quoted} are no longer kept (this node keeps the events after ${log.idOf(log.oldest - 1)})`
-    : `${quoted} is not an event id of this node since its last start (ids are <epoch>.<sequence>; this node's epoch is ${log.epoch})`
+    : `${quoted} is not an event id of this node since its last start (ids begin <epoch>.<sequence>; this node's epoch is ${log.epoch})`
   const data = {
     code: expired ? 'EVENT_ID_EXPIRED' : 'EVENT_ID_UNKNOWN',
     detail: `${detail}: read what you missed with page queries; this stream goes on after this event`,
