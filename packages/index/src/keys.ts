@@ -41,8 +41,24 @@ export interface TransferPlace extends EventPlace {
  * account and token) in one block, in position and index order.
  */
 export type DecodedEntry =
-  | { readonly kind: 'transaction'; readonly requestKeyPrefix: Buffer; readonly block: BlockPointer; readonly position: number }
-  | { readonly kind: 'pact'; readonly pactIdPrefix: Buffer; readonly block: BlockPointer; readonly position: number }
+  | {
+      readonly kind: 'transaction'
+      readonly requestKeyPrefix: Buffer
+      readonly block: BlockPointer
+      /** The first of `positions`. */
+      readonly position: number
+      /** Every transaction of the block whose request key starts with the prefix, ascending: nearly always one. */
+      readonly positions: readonly number[]
+    }
+  | {
+      readonly kind: 'pact'
+      readonly pactIdPrefix: Buffer
+      readonly block: BlockPointer
+      /** The first of `positions`. */
+      readonly position: number
+      /** Every later step of the block whose pact id starts with the prefix, ascending: nearly always one. */
+      readonly positions: readonly number[]
+    }
   | { readonly kind: 'event'; readonly module: string; readonly name: string; readonly block: BlockPointer; readonly items: EventPlace[] }
   | {
       readonly kind: 'account'
@@ -146,11 +162,18 @@ export function encodeEntries(entries: BlockEntries): IndexOperation[] {
   const byAge = Buffer.concat([newest, chainBytes, hashPrefix])
   const operations: IndexOperation[] = []
   if (entries.transactionCount > 0) operations.push({ key: key(IndexKind.block, byAge), value: varint(entries.transactionCount) })
+  // Keys hold a request key's first 12 bytes, so two transactions of one block whose keys share
+  // them (chance has it never; grinding 2^48 hashes could) share one entry listing both positions.
+  const transactions = new Map<string, number[]>()
+  const pacts = new Map<string, number[]>()
   for (const { position, requestKey, pactId } of entries.transactions) {
-    const value = varint(position)
-    operations.push({ key: key(IndexKind.transaction, requestKeyPrefix(requestKey), byKey), value })
-    if (pactId !== undefined) operations.push({ key: key(IndexKind.pact, requestKeyPrefix(pactId), byKey), value })
+    addPosition(transactions, requestKey, position)
+    if (pactId !== undefined) addPosition(pacts, pactId, position)
   }
+  for (const [text, positions] of transactions)
+    operations.push({ key: key(IndexKind.transaction, requestKeyPrefix(text), byKey), value: positionsValue(positions) })
+  for (const [text, positions] of pacts)
+    operations.push({ key: key(IndexKind.pact, requestKeyPrefix(text), byKey), value: positionsValue(positions) })
   const events: Postings = new Map()
   for (const { position, index, module, name } of entries.events) {
     let posting = postingOf(events, module, name)
@@ -175,6 +198,25 @@ export function encodeEntries(entries: BlockEntries): IndexOperation[] {
   for (const byAccount of accounts.values())
     for (const { head, items } of byAccount.values()) operations.push({ key: head, value: postingValue(items, 3) })
   return operations
+}
+
+// Positions by the first 16 characters of a request key or pact id (12 bytes of base64url).
+function addPosition(byPrefix: Map<string, number[]>, text: string, position: number): void {
+  const prefix = text.slice(0, (REQUEST_KEY_PREFIX_BYTES / 3) * 4)
+  const positions = byPrefix.get(prefix)
+  if (positions === undefined) byPrefix.set(prefix, [position])
+  else positions.push(position)
+}
+
+// A request key or pact entry's value: its positions' varints, ascending (derive lists them so).
+function positionsValue(positions: readonly number[]): Buffer {
+  if (positions.length === 1) return varint(positions[0]!)
+  let length = 0
+  for (const position of positions) length += varintLength(position)
+  const bytes = Buffer.allocUnsafe(length)
+  let at = 0
+  for (const position of positions) at = writeVarint(bytes, at, position)
+  return bytes
 }
 
 // One account's side of a transfer; none for "" (a cross-chain leg's other side, the coinbase's
@@ -206,11 +248,17 @@ export function decodeEntry(key: Uint8Array, value: Uint8Array): DecodedEntry {
   if (kind === IndexKind.transaction || kind === IndexKind.pact) {
     const prefix = k.slice(REQUEST_KEY_PREFIX_BYTES)
     const block = { chain: k.varint(), height: k.u32(), hashPrefix: k.slice(BLOCK_HASH_PREFIX_BYTES) }
-    const position = v.varint()
+    const positions: number[] = []
+    do {
+      const position = v.varint()
+      if (positions.length > 0 && position <= positions[positions.length - 1]!) throw v.invalid('its positions do not ascend')
+      positions.push(position)
+    } while (v.at < v.bytes.length)
+    const position = positions[0]!
     entry =
       kind === IndexKind.transaction
-        ? { kind: 'transaction', requestKeyPrefix: prefix, block, position }
-        : { kind: 'pact', pactIdPrefix: prefix, block, position }
+        ? { kind: 'transaction', requestKeyPrefix: prefix, block, position, positions }
+        : { kind: 'pact', pactIdPrefix: prefix, block, position, positions }
   } else if (kind === IndexKind.block) {
     entry = { kind: 'block', block: blockByAge(k), transactionCount: v.varint() }
   } else if (kind === IndexKind.event) {

@@ -88,6 +88,41 @@ t.test('the keys of a real-shaped block: one entry per event name and per accoun
   t.same(requestKeyPrefix(rk), Buffer.from(rk, 'base64url').subarray(0, 12))
 })
 
+t.test('transactions of one block whose request keys share their first 12 bytes share one entry, with every position', async (t) => {
+  const twin = (key: string): string => `${key.slice(0, 16)}${key.slice(16).split('').reverse().join('')}`
+  const a = requestKey('a')
+  const b = requestKey('b')
+  const entries: BlockEntries = {
+    block: { chain: 3, height: 9, hash: Buffer.alloc(32, 1) },
+    transactionCount: 4,
+    coinbase: undefined,
+    transactions: [
+      { position: 0, requestKey: a, pactId: b },
+      { position: 1, requestKey: b, pactId: undefined },
+      { position: 3, requestKey: twin(a), pactId: twin(b) },
+    ],
+    events: [],
+    transfers: [],
+    malformed: 0,
+  }
+  t.not(twin(a), a)
+  const decoded = encodeEntries(entries).map(({ key, value }) => decodeEntry(key, value))
+  t.same(
+    decoded.map((entry) => [entry.kind, 'positions' in entry ? entry.positions : []]),
+    [
+      ['block', []],
+      ['transaction', [0, 3]],
+      ['transaction', [1]],
+      ['pact', [0, 3]],
+    ],
+  )
+  t.equal((decoded[1] as { position: number }).position, 0, 'position is the first of them')
+  const [, shared] = encodeEntries(entries)
+  t.same(shared!.value, Buffer.of(0, 3))
+  t.throws(() => decodeEntry(shared!.key, Buffer.of(3, 0)), { code: 'INVALID_INDEX_KEY', message: /do not ascend/ })
+  t.throws(() => decodeEntry(shared!.key, Buffer.of(3, 3)), { code: 'INVALID_INDEX_KEY', message: /do not ascend/ })
+})
+
 t.test('entries whose texts no key can hold are left out', async (t) => {
   const long = 'x'.repeat(MAX_TEXT_BYTES + 1)
   const entries: BlockEntries = {

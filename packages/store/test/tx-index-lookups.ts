@@ -1,4 +1,4 @@
-import { genesisBlock, getNetwork } from '@weft/block'
+import { genesisBlock, getNetwork, withPayloadHashes } from '@weft/block'
 import { deriveEntries } from '@weft/index'
 import t, { type Test } from 'tap'
 import { openStore } from '../src/index.js'
@@ -13,6 +13,34 @@ async function storeOf(t: Test) {
   t.teardown(() => store.close())
   return store
 }
+
+t.test('two transactions of one block whose request keys share the 12 bytes an entry keeps are both found', async (t) => {
+  const store = await storeOf(t)
+  const carried = devnetPayloads.find((payload) => payload.transactions.length >= 3)!
+  const [first] = deriveEntries({ chain: 0, height: 1, hash: Buffer.alloc(32), payload: carried }).transactions.map((tx) => tx.requestKey)
+  // The third transaction's output gets a request key that begins as the first's and differs after.
+  const twin = `${first!.slice(0, 16)}${first!.slice(16, 42).split('').reverse().join('')}${first!.slice(42)}`
+  t.not(twin, first)
+  const output = JSON.parse(Buffer.from(carried.transactions[2]![1], 'base64url').toString('utf8')) as Record<string, unknown>
+  const transactions = carried.transactions.map(([command, result], at): [string, string] =>
+    at === 2 ? [command, Buffer.from(JSON.stringify({ ...output, reqKey: twin })).toString('base64url')] : [command, result],
+  )
+  const payload = withPayloadHashes({ transactions, minerData: carried.minerData, coinbase: carried.coinbase })
+  const braid = payloadBraid(network, store.cut(), 1, (chain) => (chain === 0 ? payload : undefined))
+  await store.insertMany(braid)
+  const [block] = onChain(braid, 0)
+  for (const [key, position] of [
+    [first!, 0],
+    [twin, 2],
+  ] as const) {
+    const { copies } = await store.index.transaction(key)
+    t.same(
+      copies.map((copy) => [copy.requestKey, copy.block.hash, copy.position]),
+      [[key, text(block!.header.hash), position]],
+      `${key} at position ${position}`,
+    )
+  }
+})
 
 t.test('every transaction is found at its block and position, with its command and result as the payload holds them', async (t) => {
   const store = await storeOf(t)

@@ -131,7 +131,7 @@ export async function checkIndexVectors(folder: string): Promise<IndexVectorRepo
           places.length === 1 &&
           place?.kind === 'transaction' &&
           place.block.height === header.height &&
-          place.position === position &&
+          place.positions.includes(position) &&
           Buffer.from(header.hash, 'base64url').subarray(0, 8).equals(place.block.hashPrefix)
         )
           counts.found++

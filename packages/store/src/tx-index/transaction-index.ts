@@ -108,16 +108,12 @@ export class LevelTransactionIndex implements TransactionIndex {
         // A request key's or a pact's range holds entries of its kind alone.
         const entry = decodeEntry(key, value) as Extract<DecodedEntry, { kind: 'transaction' | 'pact' }>
         const found: TransactionCopy[] = []
-        for (const block of await lookup.blocksAt(entry.block)) {
-          const requestKey = confirm(lookup, block, entry.position)
-          if (requestKey === undefined) continue
-          found.push({
-            requestKey,
-            block: await lookup.mark(block),
-            position: entry.position,
-            ...lookup.transaction(block, entry.position),
-          })
-        }
+        for (const block of await lookup.blocksAt(entry.block))
+          for (const position of entry.positions) {
+            const requestKey = confirm(lookup, block, position)
+            if (requestKey === undefined) continue
+            found.push({ requestKey, block: await lookup.mark(block), position, ...lookup.transaction(block, position) })
+          }
         return found
       }),
     )
