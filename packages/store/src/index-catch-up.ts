@@ -1,7 +1,7 @@
 import type { DiskGuard } from './disk-guard.js'
 import { StoreFullError } from './errors.js'
 import type { IndexKeeper } from './index-keeper.js'
-import { unpackIndexOperations } from './index-operations.js'
+import { forEachIndexOperation } from './index-operations.js'
 import { encodeIndexState, type IndexState, indexStateKey } from './index-state.js'
 import { blockKeyLow, type ChainDb, decodeBlockRecord, hashOfBlockKey, heightOfBlockKey } from './keys.js'
 import type { ValidationPool } from './validation-pool.js'
@@ -113,8 +113,8 @@ export class IndexCatchUp {
     const next: IndexState = complete ? { state: 'complete' } : { state: 'catching-up', below, total: state.total }
     await this.#parts.exclusive(async () => {
       const batch = db.batch()
-      for (const operations of packed)
-        for (const { key, value } of unpackIndexOperations(operations)) batch.put(key as Buffer, value as Buffer)
+      const put = (key: Buffer, value: Buffer): void => void batch.put(key, value)
+      for (const operations of packed) forEachIndexOperation(operations, put)
       batch.put(indexStateKey, encodeIndexState(next))
       await this.#parts.guard.write(() => batch.write({ sync: syncWrites }))
     })
