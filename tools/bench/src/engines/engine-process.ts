@@ -2,11 +2,10 @@
 // counts the time, the CPU of every thread of the process and what the process wrote to disk; then
 // closes, drops the folder's files from the page cache, opens it again and times deep pages, each
 // read twice in a row. Argument: a JSON EngineRunSpec. Answers one `measured` message.
-import { spawnSync } from 'node:child_process'
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, readFileSync, statSync } from 'node:fs'
 import { fail, send } from '../child.js'
 import { PageMismatchError } from '../errors.js'
+import { evictFromPageCache, folderFiles } from '../page-cache.js'
 import { type EngineName, openEngine } from './open-engine.js'
 import { blockBatches, chains, deepPages, pageRecords, pageStart } from './workload.js'
 
@@ -63,25 +62,6 @@ function processIo(): { writeBytes: number; cancelledWriteBytes: number } {
       .map((line) => line.split(': ') as [string, string]),
   )
   return { writeBytes: Number(fields.get('write_bytes')), cancelledWriteBytes: Number(fields.get('cancelled_write_bytes')) }
-}
-
-function folderFiles(path: string): string[] {
-  return readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? folderFiles(join(path, entry.name)) : [join(path, entry.name)],
-  )
-}
-
-// Flushes each file, then asks the kernel to drop its pages (dd's nocache flag: posix_fadvise
-// DONTNEED on the whole file), so that a first read meets the disk, whatever the rest of the
-// machine keeps cached. False when dd refused.
-function evictFromPageCache(files: readonly string[]): boolean {
-  for (const file of files) {
-    const fd = openSync(file, 'r')
-    fsyncSync(fd)
-    closeSync(fd)
-    if (spawnSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0'], { stdio: 'ignore' }).status !== 0) return false
-  }
-  return true
 }
 
 async function measure(spec: EngineRunSpec): Promise<EngineRun> {

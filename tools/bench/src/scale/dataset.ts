@@ -59,8 +59,10 @@ export function scaleSpec(blocks: number, forkRate: number): ScaleSpec {
 
 // Bumped when the generator changes (4: blocks mined by the rules of chainweb-node 3.2, which the
 // store checks; 5: store layout 3, with the transaction index written with each block; 6: outputs
-// with today's coin.TRANSFER events), so old stores are built again.
-const version = 6
+// with today's coin.TRANSFER events; 7: request keys are hashes, spread over the key space as real
+// ones are, where they were the block's place in text and so shared their first 12 bytes), so old
+// stores are built again.
+const version = 7
 const identity = (spec: ScaleSpec): string => JSON.stringify({ version, ...spec })
 
 /** Up to `count` stored blocks of the first chains of a store, for floors measured on real blocks. */

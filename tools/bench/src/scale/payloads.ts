@@ -4,6 +4,7 @@
 // blocks are of 2020, before Pact had events; as today's mainnet outputs do, each transaction's
 // output carries the coin.TRANSFER events of its gas and its transfer, and the coinbase's its reward,
 // between accounts drawn from a pool, so that the transaction index holds events and transfers.
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { withPayloadHashes } from '@weft/block'
@@ -35,9 +36,10 @@ export function transactionCount(draw: number): number {
   return 0
 }
 
-// Replaces the 43-character request key (or hash) of a real text with one of the block's own, same length.
+// Replaces the 43-character request key (or hash) of a real text with one of the block's own: the
+// SHA-256 of its tag, so that request keys spread over the whole key space as real ones (hashes) do.
 const vary = (text: string, tag: string): string =>
-  text.replace(/[A-Za-z0-9_-]{43}/, Buffer.from(tag.padEnd(32, '.')).subarray(0, 32).toString('base64url'))
+  text.replace(/[A-Za-z0-9_-]{43}/, createHash('sha256').update(tag).digest('base64url'))
 
 // Accounts of the pool the transfers are drawn from: k: and 64 hex digits, like most mainnet accounts.
 const ACCOUNTS = 10_000

@@ -19,6 +19,10 @@ export interface ScaleSide {
 // A figure of the build's LevelDB counts; a store built before they were recorded has none.
 const engineFigure = (side: ScaleSide, format: (engine: NonNullable<ScaleSide['store']['build']['engine']>) => string): string =>
   side.store.build.engine === undefined ? 'not recorded' : format(side.store.build.engine)
+/** Mainnet's blocks at the end of 2026, all twenty chains, orphans aside. */
+const MAINNET_BLOCKS = 140_000_000
+/** chainweb-data's fill: 91 hours for 75 million blocks (issue 34). */
+const CHAINWEB_DATA_RATE = 75_000_000 / (91 * 3600)
 const mb = (bytes: number): string => `${round(bytes / 2 ** 20, 1)} MiB`
 const count = (n: number): string => Math.round(n).toLocaleString('en-US')
 
@@ -63,6 +67,13 @@ export function formatTransfers({ sync, asDeployed, snapshot }: Transfers): stri
       String(round(snapshot.importPerSecond / sync.floor, 2)),
       '>= 1',
     ],
+    [
+      `index catch-up of the imported store written without its index (${count(snapshot.catchUp.blocks)} blocks; ${count(snapshot.catchUp.cpuMicrosPerBlock)} µs of CPU a block)`,
+      count(snapshot.catchUp.perSecond),
+      count(sync.floor),
+      String(round(snapshot.catchUp.perSecond / sync.floor, 2)),
+      '',
+    ],
   ])
 }
 
@@ -70,7 +81,12 @@ export function formatTransfers({ sync, asDeployed, snapshot }: Transfers): stri
  * The scale figures as a Markdown table: the small store, the large one, and their ratio where one
  * is bounded (the fill also against writing alone); then the event streams.
  */
-export function formatScaleReport(sides: readonly ScaleSide[], writing: WritingFloor, streams: StreamsAtScale | undefined): string {
+export function formatScaleReport(
+  sides: readonly ScaleSide[],
+  writing: WritingFloor,
+  streams: StreamsAtScale | undefined,
+  coldPageCache: boolean,
+): string {
   const [small, large] = sides as [ScaleSide, ScaleSide]
   const rows: string[][] = [
     ['figure', `${count(small.atRest.blocks)} blocks`, `${count(large.atRest.blocks)} blocks`, 'large / small', 'target'],
@@ -80,6 +96,12 @@ export function formatScaleReport(sides: readonly ScaleSide[], writing: WritingF
   const perSide = (figure: string, value: (side: ScaleSide) => string, target = ''): void =>
     void rows.push([figure, value(small), value(large), '', target])
   perSide('fill rate (validated inserts, blocks/s)', (side) => count(fill(side)))
+  // Issue 37's projection: mainnet's blocks at the measured rate, beside chainweb-data's fill (about
+  // 228 blocks/s: 91 hours for 75,000,000 blocks, so 170 hours for mainnet's 140,000,000).
+  perSide(
+    `mainnet (${count(MAINNET_BLOCKS)} blocks) at this fill rate; chainweb-data: ${round(MAINNET_BLOCKS / CHAINWEB_DATA_RATE / 3600)} h`,
+    (side) => `${round(MAINNET_BLOCKS / fill(side) / 3600, 1)} h`,
+  )
   perSide('fill rate / hashing alone on all cores', (side) => String(round(fill(side) / side.store.build.hashingFloor, 2)), '>= 0.8')
   perSide(
     `writing alone (${count(writing.blocks)} blocks, keyed and batched as a fill's, nothing validated): blocks/s; CPU per block; write amplification`,
@@ -119,13 +141,16 @@ export function formatScaleReport(sides: readonly ScaleSide[], writing: WritingF
   ] as const) {
     for (const kind of queryKinds) {
       const bounded = kind === 'page-tip' || kind === 'page-deep' || kind === 'branch' || kind === 'tx-lookup' || kind === 'events-page'
+      // Issue 37: a deep page read first from a cold page cache may cost the disk's reads (<= 1.5).
+      const cold = what === '' && coldPageCache
+      const target = !bounded ? '' : kind === 'page-deep' && cold ? '<= 1.5' : '<= 1.3'
       const [before, after] = [reads(small, kind), reads(large, kind)]
       rows.push([
-        `${kind}${what} p50 / p99 (ms)`,
+        `${kind}${what}${cold ? ' (from a cold page cache)' : ''} p50 / p99 (ms)`,
         `${round(before.p50)} / ${round(before.p99)}`,
         `${round(after.p50)} / ${round(after.p99)}`,
         String(round(after.p50 / before.p50, 2)),
-        bounded ? '<= 1.3' : '',
+        target,
       ])
     }
   }
@@ -138,7 +163,7 @@ export function formatScaleReport(sides: readonly ScaleSide[], writing: WritingF
       String(round(streams.weftP99)),
       String(round(streams.floorP99)),
       String(round(streams.weftP99 / streams.floorP99, 2)),
-      '< 100 ms',
+      '<= 1',
     ],
     [
       "announcements the node wrote to every socket within 100 ms (the node's /metrics; the rest took longer)",

@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { INDEX_PREFIX } from '@weft/index'
 import { importSnapshot, openStore, snapshotFileStream } from '@weft/store'
 import type { NetworkName } from '@weft/types'
+import { ClassicLevel } from 'classic-level'
 import { type Message, startChild } from '../child.js'
 import { round } from '../figure.js'
 import { repoRoot } from '../paths.js'
@@ -32,6 +34,16 @@ export interface SnapshotFigure {
   readonly exportPerSecond: number
   readonly importPerSecond: number
   readonly fileBytesPerBlock: number
+  /** The catch-up of the imported store's transaction index, once its entries are taken away. */
+  readonly catchUp: CatchUpFigure
+}
+
+/** The index catch-up of an existing store written without it (issue 34): what opening it with the index costs. */
+export interface CatchUpFigure {
+  readonly blocks: number
+  readonly perSecond: number
+  /** CPU of the process, every thread (the validation threads derive, LevelDB compacts), per block. */
+  readonly cpuMicrosPerBlock: number
 }
 
 interface FollowerStatus extends Message {
@@ -105,13 +117,48 @@ export async function snapshotRoundTrip(path: string, network: NetworkName): Pro
     const started = performance.now()
     const imported = await importSnapshot(createReadStream(file), { path: join(folder, 'imported'), network })
     const importSeconds = (performance.now() - started) / 1000
+    const fileBytes = statSync(file).size
+    rmSync(file)
     return {
       blocks: imported.blocks,
       exportPerSecond: round(imported.blocks / exportSeconds),
       importPerSecond: round(imported.blocks / importSeconds),
-      fileBytesPerBlock: round(statSync(file).size / imported.blocks),
+      fileBytesPerBlock: round(fileBytes / imported.blocks),
+      catchUp: await indexCatchUp(join(folder, 'imported'), network, imported.blocks),
     }
   } finally {
     rmSync(folder, { recursive: true, force: true })
   }
+}
+
+/**
+ * Makes the store at `path` one written without the transaction index (opened with `index: false`,
+ * which records that it keeps none, then its index entries deleted and compacted away), then opens it
+ * with the index and times the catch-up until the index is complete.
+ */
+export async function indexCatchUp(path: string, network: NetworkName, blocks: number): Promise<CatchUpFigure> {
+  await (await openStore({ path, network, index: false })).close()
+  const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+  await db.open()
+  try {
+    const range = { gte: Buffer.from([INDEX_PREFIX]), lt: Buffer.from([INDEX_PREFIX + 1]) }
+    await db.clear(range)
+    await db.compactRange(range.gte, range.lt)
+    const [left] = await db.keys({ ...range, limit: 1 }).all()
+    if (left !== undefined) throw new Error('Expected no index entry to be left after the clear')
+  } finally {
+    await db.close()
+  }
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  const store = await openStore({ path, network })
+  try {
+    const status = await store.index.caughtUp()
+    if (status.state !== 'complete') throw new Error(`Expected the index to catch up, but it ended ${status.state}`)
+  } finally {
+    await store.close()
+  }
+  const seconds = (performance.now() - started) / 1000
+  const used = process.cpuUsage(cpu)
+  return { blocks, perSecond: round(blocks / seconds), cpuMicrosPerBlock: round((used.user + used.system) / blocks) }
 }
