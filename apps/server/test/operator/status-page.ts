@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import type { TransferCopy } from '@weft/store'
 import { until } from '@weft/test-kit'
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, type Page as BrowserPage, chromium } from 'playwright-core'
 import t, { type Test } from 'tap'
 import type { RunningServer } from '../../src/index.js'
 import { send, startNode } from '../fixtures/node.js'
@@ -79,12 +79,7 @@ t.test(
     t.teardown(() => browser.close())
 
     t.test('the status page updates live', async (t) => {
-      const errors: string[] = []
-      const page = await browser.newPage()
-      page.on('pageerror', (error) => errors.push(error.message))
-      page.on('console', (message) => {
-        if (message.type() === 'error' && !/\/ready.*404|404.*Not Found/.test(message.text())) errors.push(message.text())
-      })
+      const { page, errors } = await watchedPage(browser)
       await page.goto(`${server.url}/`)
       t.equal(await page.title(), 'Weft node · development')
       const firstHeight = Number(await page.textContent('#cut-height'))
@@ -136,6 +131,18 @@ t.test(
 // The rows the search box shows: found, chain, where, branch (and the title of "where": a full hash).
 type FoundRow = [kind: string, chain: string, where: string, branch: string, title: string]
 
+// A new page of `browser` and the errors it reports: a script error, or an error on its console
+// (the /ready probe's 404 aside, which the page shows as "not ready" on purpose).
+async function watchedPage(browser: Browser): Promise<{ page: BrowserPage; errors: string[] }> {
+  const errors: string[] = []
+  const page = await browser.newPage()
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/\/ready.*404|404.*Not Found/.test(message.text())) errors.push(message.text())
+  })
+  return { page, errors }
+}
+
 async function searchBox(t: Test, server: RunningServer, browser: Browser): Promise<void> {
   const { index } = server.store
   // A coin transfer of a user's transaction (not the coinbase's), a few blocks deep on the winning branch.
@@ -164,12 +171,7 @@ async function searchBox(t: Test, server: RunningServer, browser: Browser): Prom
     return orphanHeight > 0
   }, `an orphan on chain ${block.chain}`)
 
-  const errors: string[] = []
-  const page = await browser.newPage()
-  page.on('pageerror', (error) => errors.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/\/ready.*404|404.*Not Found/.test(message.text())) errors.push(message.text())
-  })
+  const { page, errors } = await watchedPage(browser)
   await page.goto(`${server.url}/`)
   const search = async (text: string): Promise<{ summary: string; rows: FoundRow[] }> => {
     await page.fill('#q', text)

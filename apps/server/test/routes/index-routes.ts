@@ -135,6 +135,22 @@ t.test('refusals: problem+json through the error table', async (t) => {
   }
 })
 
+t.test('--no-index: the resources answer INDEX_DISABLED (501), and the search box says why it finds no transaction', async (t) => {
+  const folder = await filledFolder(t, 'development', 40, 0)
+  const server = await startNode(t, { data: folder, network: 'development', index: false })
+  for (const path of ['event?name=coin.TRANSFER', 'event?module=coin', 'transfer?account=k:abc', `transaction/${'A'.repeat(43)}`]) {
+    const answer = await sendJson<Problem>(`${base(server)}/${path}`)
+    t.equal(answer.status, 501, path)
+    t.equal(answer.json.code, 'INDEX_DISABLED', path)
+    t.match(answer.json.detail, /--no-index/, path)
+    t.equal(answer.headers['content-type'], 'application/problem+json;charset=utf-8', path)
+  }
+  const search = await sendJson<{ index: string; transactions: unknown[] }>(`${server.url}/search?q=${'A'.repeat(43)}`)
+  t.equal(search.status, 200)
+  t.equal(search.json.index, 'disabled')
+  t.same(search.json.transactions, [])
+})
+
 t.test('the chainweb profile has chainweb-data routes instead', async (t) => {
   const chainweb = await startNode(t, { data: dir, network: 'development', profile: 'chainweb' })
   t.equal((await sendJson(`${chainweb.url}/chainweb/0.0/development/event?name=coin.TRANSFER`)).status, 404)

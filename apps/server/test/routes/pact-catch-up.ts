@@ -8,6 +8,7 @@ import t from 'tap'
 import { errorMapping } from '../../src/http/error-mapping.js'
 import { BlockWaits } from '../../src/pact/block-waits.js'
 import { errorTables } from '../../src/profile/error-table.js'
+import { registerChainwebDataRoutes } from '../../src/routes/chainweb-data-routes.js'
 import { registerIndexRoutes } from '../../src/routes/index-routes.js'
 import { registerPactRoutes } from '../../src/routes/pact-routes.js'
 import { sendUnchecked } from '../fixtures/node.js'
@@ -46,6 +47,8 @@ t.test('while the index catches up, a key not found is 503 INDEX_CATCHING_UP, a 
   )
   // The spec profile's index resources, on the same store.
   registerIndexRoutes(router, { index: store.index, chains: new Set([...Array(20).keys()]) }, '/s')
+  // chainweb-data's routes, at the host root as the chainweb profile serves them.
+  registerChainwebDataRoutes(router, { index: store.index, chains: new Set([...Array(20).keys()]) })
   app.use(errorMapping(errorTables.chainweb, pino({ level: 'silent' })))
   app.use(router.routes())
   const server = createServer(app.callback())
@@ -80,4 +83,27 @@ t.test('while the index catches up, a key not found is 503 INDEX_CATCHING_UP, a 
     t.equal(answer.status, 503, `${path}: INDEX_CATCHING_UP, not an empty answer`)
     t.match(answer.body.toString('utf8'), /catching up/)
   }
+  // chainweb-data's pages answer what the index has, and say below which height they could not
+  // answer yet (the highest of the chains' catch-up positions): every row lies at or above it.
+  const status = store.index.status()
+  if (status.state !== 'catching-up') throw new Error(`Expected the index to be catching up, but it is ${status.state}`)
+  // Over every chain, the highest position; on one chain, that chain's.
+  const top = Math.max(...Object.values(status.completeFrom))
+  const dataPage = async (path: string, complete: number): Promise<Array<{ height: number; chain: number; params: unknown[] }>> => {
+    const answer = await sendUnchecked(`${root}/${path}`)
+    t.equal(answer.status, 200, path)
+    t.equal(answer.headers['weft-incomplete-below'], String(complete), `${path}: Weft-Incomplete-Below says where it could not answer yet`)
+    const rows = JSON.parse(answer.body.toString('utf8')) as Array<{ height: number; chain: number; params: unknown[] }>
+    t.ok(rows.length > 0, `${path}: ${rows.length} rows`)
+    t.ok(
+      rows.every((row) => row.height >= complete),
+      `${path}: every row at or above ${complete}`,
+    )
+    return rows
+  }
+  const events = await dataPage(`txs/events?name=coin.TRANSFER&limit=250&maxheight=${top + 3}`, top)
+  // An account that received coins on chain 4 in the new blocks: its page stops at chain 4's position.
+  const receiver = events.find((row) => row.chain === 4 && row.params[1] !== '')?.params[1]
+  if (typeof receiver !== 'string') throw new Error('Expected a coin.TRANSFER on chain 4 among the new blocks')
+  await dataPage(`txs/account/${encodeURIComponent(receiver)}?chain=4&limit=250`, status.completeFrom['4']!)
 })

@@ -13,7 +13,15 @@ import { parseAnswer, rawConnection } from '../fixtures/raw-client.js'
 // whole suite must fit in on two cores); the corpus holds every request that once failed.
 const RUNS = 500
 // A request timeout short enough that the trickled bodies of the corpus are cut within the test.
-const settings = { network: 'development', requestTimeout: 1, headersTimeout: 0.5, keepAlive: 0, keepAliveTimeout: 0.2 } as const
+// `/listen` waits a fifth of a second for a key that is not there (180 s in production).
+const settings = {
+  network: 'development',
+  requestTimeout: 1,
+  headersTimeout: 0.5,
+  keepAlive: 0,
+  keepAliveTimeout: 0.2,
+  listenTimeout: 0.2,
+} as const
 const folders = { spec: await filledFolder(t, 'development', 60, 0.2), chainweb: await filledFolder(t, 'development', 60, 0.2) }
 
 async function knownHashes(server: RunningServer): Promise<KnownHashes> {
@@ -23,9 +31,16 @@ async function knownHashes(server: RunningServer): Promise<KnownHashes> {
   return { blocks: blocks.slice(-5), payloads: payloads.slice(-5) }
 }
 
-// Every answer: below 500, with the common headers; and, for what the document describes, as it says.
+// The one 5xx the contract names for a request that is not bad: 501 NO_PACT_STATE, from the endpoints
+// that need Pact state, which a node of blocks and outputs does not hold (/coins, /send, /local, SPV).
+const needsPactState = (path: string): boolean => /(\/coins|\/pact\/api\/v1\/(send|local)|\/pact\/spv[^/]*)$/.test(path.split('?')[0]!)
+const serverError = (path: string, answer: HostileAnswer): boolean =>
+  answer.status >= 500 &&
+  !(answer.status === 501 && needsPactState(path) && (answer.body.length === 0 || /Pact/.test(answer.body.toString('utf8')))) // HEAD: no body
+
+// Every answer: below 500 (or the contract's NO_PACT_STATE), with the common headers; and, for what the document describes, as it says.
 async function checkAnswer(t: Test, server: RunningServer, what: string, method: string, path: string, answer: HostileAnswer) {
-  if (answer.status >= 500 || answer.headers['x-peer-addr'] === undefined || answer.headers['access-control-allow-origin'] !== '*')
+  if (serverError(path, answer) || answer.headers['x-peer-addr'] === undefined || answer.headers['access-control-allow-origin'] !== '*')
     t.fail(`${what}: ${method} ${path.slice(0, 200)} answered ${answer.status} ${answer.body.toString('utf8', 0, 300)}`)
   if (!String(answer.headers['content-type']).startsWith('text/event-stream'))
     await checkAgainstDocument(`${server.url}${path}`, method, answer)
@@ -44,7 +59,7 @@ for (const profile of ['spec', 'chainweb'] as const) {
       fc.asyncProperty(hostileRequest(base, known), async (request) => {
         const answer = await fire(server.url, agent, request)
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
-        if (answer.status >= 500) throw new Error(`${answer.status}: ${answer.body.toString('utf8', 0, 300)}`)
+        if (serverError(request.path, answer)) throw new Error(`${answer.status}: ${answer.body.toString('utf8', 0, 300)}`)
         await checkAnswer(t, server, 'generated', request.method, request.path, answer)
       }),
       { numRuns: RUNS },
