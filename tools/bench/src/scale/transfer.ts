@@ -142,10 +142,14 @@ export async function indexCatchUp(path: string, network: NetworkName, blocks: n
   await db.open()
   try {
     const range = { gte: Buffer.from([INDEX_PREFIX]), lt: Buffer.from([INDEX_PREFIX + 1]) }
-    await db.clear(range)
+    // Deleted by keys read, 10,000 a batch: classic-level's clear(range) left entries of an imported
+    // store in place (an account entry of the 100,000-block scale store's import, read again after it).
+    for (;;) {
+      const keys = await db.keys({ ...range, limit: 10_000 }).all()
+      if (keys.length === 0) break
+      await db.batch(keys.map((key) => ({ type: 'del' as const, key })))
+    }
     await db.compactRange(range.gte, range.lt)
-    const [left] = await db.keys({ ...range, limit: 1 }).all()
-    if (left !== undefined) throw new Error('Expected no index entry to be left after the clear')
   } finally {
     await db.close()
   }
