@@ -41,14 +41,17 @@ export function encodeBlock(block: Block, index = false): EncodedBlock {
   })
   const work = checkBlockWork(block)
   const encoded = { work, record, headerJson: decodeBlockRecord(record).headerJson, txCount: count }
-  // Derived after the checks: a block that fails them is refused, and its entries are never written.
-  if (!index || !workPassed(work)) return encoded
+  // Derived once the hashes hold, so that the payload is the block's. The proof of work is the
+  // refusal's to judge: a genesis block need not meet its target (those of chains that join the graph
+  // later, mainnet01's chains 10-19 among them, do not), any other block that misses it is refused
+  // and its entries are never written.
+  if (!index || !hashesHold(work)) return encoded
   const { chainId, height, hash } = block.header
   return { ...encoded, index: blockIndexOperations(chainId, height, hash, block.payload) }
 }
 
-// Whether the hashing checks found nothing wrong: only then can the payload be read as the block's.
-const workPassed = (work: BlockWork): boolean => work.blockHash === undefined && work.payloadHash === undefined && work.pow === undefined
+// Whether the block and payload hashes are the ones computed: only then can the payload be read as the block's.
+const hashesHold = (work: BlockWork): boolean => work.blockHash === undefined && work.payloadHash === undefined
 
 /** An `EncodedBlock` after a trip between threads: its record arrives as a plain `Uint8Array`, wrapped again without a copy. */
 export function fromThread(encoded: EncodedBlock): EncodedBlock {

@@ -8,6 +8,7 @@ import type { ChainStore, CutPolicy } from './chain-store.js'
 import { DamageWatch, type StoreDamage } from './damage-watch.js'
 import { type DiskChecks, DiskGuard, type WriteState } from './disk-guard.js'
 import { CorruptStoreError, NetworkMismatchError, StoreDamagedError, StoreFullError, UnsupportedLayoutError } from './errors.js'
+import { restoreGenesisEntries } from './genesis-entries.js'
 import { openIndexState } from './index-state.js'
 import { type ChainDb, metaKey } from './keys.js'
 import { LevelChainStore } from './level-chain-store.js'
@@ -181,6 +182,9 @@ async function open(options: OpenStoreOptions, fullRules: boolean): Promise<Chai
     })
     // Missing genesis blocks are put back on every open; stored ones are skipped without a write.
     await store.insertMany(genesisBlocks(network))
+    // So are their index entries: stores written before this version derived none for a genesis block that
+    // misses its target, while their index said it was complete.
+    if (index.state !== 'disabled') await restoreGenesisEntries(db, network, guard)
     // A new adopted store stands on the genesis cut (the chains of the first graph) until it adopts
     // one, also across a restart before that: its blocks are not vouched for by any cut yet.
     if (created && cutPolicy === 'adopted') {
