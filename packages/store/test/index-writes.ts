@@ -210,37 +210,44 @@ t.test('the index state record: what it holds, and a record this store did not w
   await t.rejects(openStore({ path, network: 'development' }), { code: 'CORRUPT_STORE', message: /index state/ })
 })
 
-t.test("every genesis block's transactions are found, those of chains that join the graph later too (they miss their own target)", async (t) => {
-  for (const name of ['mainnet01', 'recap-development'] as const) {
-    const path = t.testdir()
-    const genesis = genesisBlocks(getNetwork(name))
-    const lookAll = async (store: ChainStore): Promise<number> => {
-      let found = 0
-      for (const { header } of genesis) {
-        const copies = (await store.index.blockTransactions(header.hash)) ?? []
-        t.equal(copies.length, txCount(genesis.find((block) => block.header.hash === header.hash)!.payload), `${name} chain ${header.chainId}`)
-        for (const copy of copies) {
-          const { copies: again } = await store.index.transaction(copy.requestKey, { chain: header.chainId })
-          if (again.some((found) => found.block.hash === copy.block.hash && found.position === copy.position)) found++
+t.test(
+  "every genesis block's transactions are found, those of chains that join the graph later too (they miss their own target)",
+  async (t) => {
+    for (const name of ['mainnet01', 'recap-development'] as const) {
+      const path = t.testdir()
+      const genesis = genesisBlocks(getNetwork(name))
+      const lookAll = async (store: ChainStore): Promise<number> => {
+        let found = 0
+        for (const { header } of genesis) {
+          const copies = (await store.index.blockTransactions(header.hash)) ?? []
+          t.equal(
+            copies.length,
+            txCount(genesis.find((block) => block.header.hash === header.hash)!.payload),
+            `${name} chain ${header.chainId}`,
+          )
+          for (const copy of copies) {
+            const { copies: again } = await store.index.transaction(copy.requestKey, { chain: header.chainId })
+            if (again.some((found) => found.block.hash === copy.block.hash && found.position === copy.position)) found++
+          }
         }
+        return found
       }
-      return found
+      const store = await openStore({ path, network: name })
+      const found = await lookAll(store)
+      await store.close()
+      t.ok(found > 0, `${name}: ${found} genesis transactions found by request key in a new store`)
+      // A store written before: the genesis entries of its later chains missing. Opening it puts them back.
+      const later = genesis.filter(({ header }) => header.height > 0)
+      t.ok(later.length > 0, `${name}: ${later.length} chains join later`)
+      await editFolder(path, async (db) => {
+        for (const { header } of later) {
+          const keys = (await db.keys(indexRange).all()).filter((key) => key.includes(Buffer.from(header.hash).subarray(0, 8)))
+          await db.batch(keys.map((key) => ({ type: 'del' as const, key })))
+        }
+      })
+      const reopened = await openStore({ path, network: name })
+      t.equal(await lookAll(reopened), found, `${name}: the same found again once the store is opened`)
+      await reopened.close()
     }
-    const store = await openStore({ path, network: name })
-    const found = await lookAll(store)
-    await store.close()
-    t.ok(found > 0, `${name}: ${found} genesis transactions found by request key in a new store`)
-    // A store written before: the genesis entries of its later chains missing. Opening it puts them back.
-    const later = genesis.filter(({ header }) => header.height > 0)
-    t.ok(later.length > 0, `${name}: ${later.length} chains join later`)
-    await editFolder(path, async (db) => {
-      for (const { header } of later) {
-        const keys = (await db.keys(indexRange).all()).filter((key) => key.includes(Buffer.from(header.hash).subarray(0, 8)))
-        await db.batch(keys.map((key) => ({ type: 'del' as const, key })))
-      }
-    })
-    const reopened = await openStore({ path, network: name })
-    t.equal(await lookAll(reopened), found, `${name}: the same found again once the store is opened`)
-    await reopened.close()
-  }
-})
+  },
+)

@@ -38,8 +38,7 @@ export function transactionCount(draw: number): number {
 
 // Replaces the 43-character request key (or hash) of a real text with one of the block's own: the
 // SHA-256 of its tag, so that request keys spread over the whole key space as real ones (hashes) do.
-const vary = (text: string, tag: string): string =>
-  text.replace(/[A-Za-z0-9_-]{43}/, createHash('sha256').update(tag).digest('base64url'))
+const vary = (text: string, tag: string): string => text.replace(/[A-Za-z0-9_-]{43}/, createHash('sha256').update(tag).digest('base64url'))
 
 // Accounts of the pool the transfers are drawn from: k: and 64 hex digits, like most mainnet accounts.
 const ACCOUNTS = 10_000
