@@ -4,6 +4,7 @@ import { BLOCK_HASH_PREFIX_BYTES, type BlockEntries, type BlockPointer, deriveEn
 import type { HeaderRef } from '@weft/traversal'
 import type { PayloadWithOutputs } from '@weft/types'
 import { blockKey, type ChainDb, decodeBlockRecord, hashOfBlockKey } from '../keys.js'
+import { smallRange } from '../small-range.js'
 import type { IndexedBlock } from './index-types.js'
 
 /** What an index read needs of the store, taken once per read: the cut and heads it marks copies against. */
@@ -64,7 +65,7 @@ export class BlockLookup {
     const { chain, height, hashPrefix } = pointer
     const gte = blockKey(chain, height, Buffer.concat([hashPrefix, zeros]))
     const lte = blockKey(chain, height, Buffer.concat([hashPrefix, ones]))
-    const entries = await this.#context.db.iterator({ gte, lte }).all()
+    const entries = await smallRange(this.#context.db, { gte, lte })
     return entries.map(([key, value]) => {
       const record = decodeBlockRecord(value)
       return { hash: Buffer.from(hashOfBlockKey(key)), header: decodeHeader(record.headerBinary), payloadJson: record.payloadJson }

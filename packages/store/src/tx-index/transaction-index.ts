@@ -15,6 +15,7 @@ import { IndexDisabledError } from '../errors.js'
 import type { CatchUpProgress } from '../index-catch-up.js'
 import type { IndexKeeper } from '../index-keeper.js'
 import { type ChainDb, decodeHashRecord, hashIndexKey } from '../keys.js'
+import { smallRange } from '../small-range.js'
 import { BlockLookup, type FoundBlock, type ReadContext } from './block-lookup.js'
 import { readPage } from './index-pages.js'
 import type {
@@ -102,7 +103,7 @@ export class LevelTransactionIndex implements TransactionIndex {
   ): Promise<TransactionLookup> {
     const { db } = this.#enabled()
     const lookup = new BlockLookup(this.#parts.context())
-    const entries = await db.iterator(range).all()
+    const entries = await smallRange(db, range)
     const copies = await Promise.all(
       entries.map(async ([key, value]) => {
         // A request key's or a pact's range holds entries of its kind alone.
