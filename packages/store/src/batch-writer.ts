@@ -8,7 +8,7 @@ import type { JoinedBlock, StoreEvent } from './chain-store.js'
 import type { ChangeFeed } from './change-feed.js'
 import type { DiskGuard } from './disk-guard.js'
 import type { IndexKeeper } from './index-keeper.js'
-import { forEachIndexOperation } from './index-operations.js'
+import { unpackIndexOperations } from './index-operations.js'
 import { blocksPerBatch, type EncodedBatch, encodeGroup, inBatches, type PendingInsert } from './insert-batches.js'
 import { blockKey, type ChainDb, encodeHashRecord, hashIndexKey, type PutOperation, payloadKey } from './keys.js'
 import { type KnownBlocks, LineReader } from './line-reader.js'
@@ -24,9 +24,6 @@ interface PreparedBatch {
   // The blocks to write, by mapKeyOfHash of their hash, in order.
   readonly staged: ReadonlyMap<string, JoinedBlock>
   readonly operations: PutOperation[]
-  // Each written block's index entries, packed (`forEachIndexOperation`): put straight from the
-  // buffer at commit, without an operation object each.
-  readonly indexEntries: Uint8Array[]
   readonly events: StoreEvent[]
   readonly outcomes: Outcome[]
   // Every chain's best head once the batch is written.
@@ -236,7 +233,6 @@ export class BatchWriter {
     const adjacent = adjacentLookup(known, named)
     const lines = (chain: number): LineReader => new LineReader(db, chain, known)
     const operations: PutOperation[] = []
-    const indexEntries: Uint8Array[] = []
     const events: StoreEvent[] = []
     const outcomes: Outcome[] = []
     const heads = this.#parts.heads.draft(previous?.heads)
@@ -266,7 +262,7 @@ export class BatchWriter {
         { type: 'put', key: payloadKey(header.payloadHash), value: recordKey },
       )
       // The block's index entries go in its batch: after a crash both are there or neither is.
-      if (entries !== undefined) indexEntries.push(entries)
+      if (entries !== undefined) for (const { key, value } of unpackIndexOperations(entries)) operations.push({ type: 'put', key, value })
       events.push({ type: 'inserted', header, headerJson, txCount: count })
       heads.offer(header)
     }
@@ -282,7 +278,7 @@ export class BatchWriter {
         cut = after
       }
     }
-    return { staged, operations, indexEntries, events, outcomes, heads, cut }
+    return { staged, operations, events, outcomes, heads, cut }
   }
 
   // Writes a prepared batch atomically, then makes it the cut, remembers its headers and announces it.
@@ -292,14 +288,6 @@ export class BatchWriter {
     // about twice the main thread's time per put for the same atomic write.
     const batch = this.#parts.db.batch()
     for (const operation of prepared.operations) batch.put(operation.key, operation.value)
-    const put = (key: Buffer, value: Buffer): void => void batch.put(key, value)
-    try {
-      for (const entries of prepared.indexEntries) forEachIndexOperation(entries, put)
-    } catch (error) {
-      // Entries cut short (CORRUPT_STORE): nothing of the batch is written.
-      await batch.close()
-      throw error
-    }
     await this.#parts.guard.write(() => batch.write({ sync: this.#parts.syncWrites }))
     this.#parts.heads.commit(prepared.heads)
     this.#parts.cut.move(prepared.cut)
