@@ -31,14 +31,14 @@ async function knownHashes(server: RunningServer): Promise<KnownHashes> {
   return { blocks: blocks.slice(-5), payloads: payloads.slice(-5) }
 }
 
-// The one 5xx the contract names for a request that is not bad: 501 NO_PACT_STATE, from the endpoints
+// The one 5xx the server's error table names for a request that is not bad (CONTRACT.md is silent): 501 NO_PACT_STATE, from the endpoints
 // that need Pact state, which a node of blocks and outputs does not hold (/coins, /send, /local, SPV).
 const needsPactState = (path: string): boolean => /(\/coins|\/pact\/api\/v1\/(send|local)|\/pact\/spv[^/]*)$/.test(path.split('?')[0]!)
 const serverError = (path: string, answer: HostileAnswer): boolean =>
   answer.status >= 500 &&
   !(answer.status === 501 && needsPactState(path) && (answer.body.length === 0 || /Pact/.test(answer.body.toString('utf8')))) // HEAD: no body
 
-// Every answer: below 500 (or the contract's NO_PACT_STATE), with the common headers; and, for what the document describes, as it says.
+// Every answer: below 500 (or the error table's NO_PACT_STATE), with the common headers; and, for what the document describes, as it says.
 async function checkAnswer(t: Test, server: RunningServer, what: string, method: string, path: string, answer: HostileAnswer) {
   if (serverError(path, answer) || answer.headers['x-peer-addr'] === undefined || answer.headers['access-control-allow-origin'] !== '*')
     t.fail(`${what}: ${method} ${path.slice(0, 200)} answered ${answer.status} ${answer.body.toString('utf8', 0, 300)}`)
