@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process'
+import { createInterface } from 'node:readline'
 import { ChildProcessError } from './errors.js'
 import { distScript } from './paths.js'
 
@@ -23,18 +24,24 @@ export interface Child {
   kill(): void
 }
 
-/** Starts `dist/<script>` of this package with an IPC channel; `env` adds to the bench's own environment. */
+/**
+ * Starts `dist/<script>` of this package with an IPC channel; `env` adds to the bench's own
+ * environment. With `stdoutLine`, each line the child writes to stdout goes to it, not to the bench's.
+ */
 export function startChild(
   script: string,
   args: readonly string[],
   execArgv: readonly string[] = [],
   env: Readonly<Record<string, string>> = {},
+  stdoutLine?: (line: string) => void,
 ): Child {
   const child: ChildProcess = fork(distScript(script), [...args], {
     execArgv: [...execArgv],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', stdoutLine === undefined ? 'inherit' : 'pipe', 'inherit', 'ipc'],
   })
+  if (stdoutLine !== undefined && child.stdout !== null)
+    createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', stdoutLine)
   const waiters: Array<{ type: string; resolve(m: Message): void; reject(e: Error): void }> = []
   const listeners: Array<(m: Message) => void> = []
   let failure: Error | undefined

@@ -7,6 +7,7 @@ import { openStore } from '@weft/store'
 import type { NetworkName } from '@weft/types'
 import { startChild } from '../child.js'
 import { benchDataDir } from '../paths.js'
+import { type GcPauses, GcTrace } from './gc-trace.js'
 import { hashingOnAllCores } from './hashing-floor.js'
 
 /** What a scale store holds. */
@@ -31,6 +32,8 @@ export interface ScaleBuild {
   readonly anonSteady: number
   /** Blocks per second of the hashing work alone on all cores, measured right after the build. */
   readonly hashingFloor: number
+  /** The fill process's garbage collections (`--trace-gc`); absent when the fill resumed an earlier session's. */
+  readonly gc?: GcPauses
   /**
    * What LevelDB wrote to table files during the build (flushes and compactions) and what its
    * tables held at the end, MiB: their ratio is its write amplification. The seconds its
@@ -104,7 +107,13 @@ export async function ensureScaleStore(spec: ScaleSpec, log: (line: string) => v
   }
   const started = performance.now()
   let lastLog = 0
-  const child = startChild('scale/fill-process.js', [JSON.stringify({ path, progressPath, ...spec })])
+  // Issue 37's GC row: V8 reports each collection of the fill's isolates (main thread, validation
+  // workers). A fill resumed from an earlier session has no count of that session's collections.
+  const resumed = existsSync(progressPath)
+  const gc = new GcTrace()
+  const child = startChild('scale/fill-process.js', [JSON.stringify({ path, progressPath, ...spec })], ['--trace-gc'], {}, (line) => {
+    if (!gc.add(line)) process.stdout.write(`${line}\n`)
+  })
   child.onMessage((message) => {
     if (message.type !== 'progress' || performance.now() - lastLog < 10_000) return
     lastLog = performance.now()
@@ -127,6 +136,7 @@ export async function ensureScaleStore(spec: ScaleSpec, log: (line: string) => v
     anonPeak: filled.anonPeak,
     anonSteady: filled.anonSteady,
     hashingFloor: await hashingOnAllCores(sample, 5),
+    ...(resumed ? {} : { gc: gc.totals() }),
     engine: {
       writtenMiB: filled.writtenMiB,
       tableMiB: filled.tableMiB,

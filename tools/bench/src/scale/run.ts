@@ -18,7 +18,7 @@ import { formatScaleReport, formatTransfers, type ScaleSide } from './report.js'
 import { servingLatencies } from './serving.js'
 import { eventStreamsAtScale } from './streams.js'
 import { deployedMallocEnvironment, snapshotRoundTrip, weftToWeftSync } from './transfer.js'
-import { sampleRecords, writingAlone } from './write-floor.js'
+import { sampleBlocks, writingAlone } from './write-floor.js'
 
 const { values } = parseArgs({
   options: {
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     log('a snapshot of the small store, exported and imported')
     const transfers = { sync, asDeployed, snapshot: await snapshotRoundTrip(small.path, small.network) }
     log("writing alone: the small store's records and indexes, keyed and batched as a fill's, nothing validated")
-    const writing = await writingAlone(await sampleRecords(small.path, 20_000), Number(values['writing-blocks']))
+    const writing = await writingAlone(await sampleBlocks(small.path, 20_000), Number(values['writing-blocks']))
     const streams = await eventStreamsAtScale(Number(values.subscribers), Number(values.seconds))
     const results = { machine: { ...machine, storage, coldPageCache }, sides, writing, transfers, streams }
     writeFileSync(join(repoRoot, 'bench-scale-results.json'), `${JSON.stringify(results, null, 2)}\n`)
