@@ -10,7 +10,7 @@ const inlineBelow = 32
 // Items a worker takes at once. A chunk's blocks are all rebuilt in the worker's heap before the
 // first is hashed, and live until the chunk is done: 128 of them (half a batch) outgrew its 4 MB
 // young generation, so each scavenge copied and promoted most of the chunk. Chunks of 16 halved
-// the workers' collection pauses and the fill's own memory peak fell 5-15 MB (200,000-block fills of
+// the workers' collection pauses and the fill's own memory peak fell 4-15 MiB (200,000-block fills of
 // the scale bench; the insert rate moved less than from run to run).
 const chunkLimit = 16
 
