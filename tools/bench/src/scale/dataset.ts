@@ -9,6 +9,7 @@ import { startChild } from '../child.js'
 import { benchDataDir } from '../paths.js'
 import { type GcPauses, GcTrace } from './gc-trace.js'
 import { hashingOnAllCores } from './hashing-floor.js'
+import { deployedMallocEnvironment } from './memory.js'
 
 /** What a scale store holds. */
 export interface ScaleSpec {
@@ -32,6 +33,8 @@ export interface ScaleBuild {
   readonly anonSteady: number
   /** Blocks per second of the hashing work alone on all cores, measured right after the build. */
   readonly hashingFloor: number
+  /** The environment the fill ran with beside the bench's own: the deploy files' malloc settings. Absent from a store built before it was recorded. */
+  readonly environment?: Readonly<Record<string, string>>
   /** The fill process's garbage collections (`--trace-gc`); absent when the fill resumed an earlier session's. */
   readonly gc?: GcPauses
   /**
@@ -66,7 +69,9 @@ export function scaleSpec(blocks: number, forkRate: number): ScaleSpec {
 // ones are, where they were the block's place in text and so shared their first 12 bytes), so old
 // stores are built again.
 const version = 7
-const identity = (spec: ScaleSpec): string => JSON.stringify({ version, ...spec })
+// A store is built as the deploy files run a node (their malloc settings: the fill's memory depends
+// on them), and built again when those change.
+const identity = (spec: ScaleSpec): string => JSON.stringify({ version, ...spec, malloc: deployedMallocEnvironment() })
 
 /** Up to `count` stored blocks of the first chains of a store, for floors measured on real blocks. */
 export async function sampleStoredBlocks(path: string, network: NetworkName, count: number): Promise<Block[]> {
@@ -111,9 +116,16 @@ export async function ensureScaleStore(spec: ScaleSpec, log: (line: string) => v
   // workers). A fill resumed from an earlier session has no count of that session's collections.
   const resumed = existsSync(progressPath)
   const gc = new GcTrace()
-  const child = startChild('scale/fill-process.js', [JSON.stringify({ path, progressPath, ...spec })], ['--trace-gc'], {}, (line) => {
-    if (!gc.add(line)) process.stdout.write(`${line}\n`)
-  })
+  const environment = deployedMallocEnvironment()
+  const child = startChild(
+    'scale/fill-process.js',
+    [JSON.stringify({ path, progressPath, ...spec })],
+    ['--trace-gc'],
+    environment,
+    (line) => {
+      if (!gc.add(line)) process.stdout.write(`${line}\n`)
+    },
+  )
   child.onMessage((message) => {
     if (message.type !== 'progress' || performance.now() - lastLog < 10_000) return
     lastLog = performance.now()
@@ -137,6 +149,7 @@ export async function ensureScaleStore(spec: ScaleSpec, log: (line: string) => v
     anonSteady: filled.anonSteady,
     hashingFloor: await hashingOnAllCores(sample, 5),
     ...(resumed ? {} : { gc: gc.totals() }),
+    environment,
     engine: {
       writtenMiB: filled.writtenMiB,
       tableMiB: filled.tableMiB,

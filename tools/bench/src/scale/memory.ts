@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { repoRoot } from '../paths.js'
 
 /** A process's resident memory, split as Linux counts it: anonymous (its own) and file-backed (mapped files). */
 export interface Resident {
@@ -19,4 +21,13 @@ export function residentMemory(pid: number | 'self' = 'self'): Resident {
   }
   const kib = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024
   return { rss: kib('VmRSS'), anon: kib('RssAnon'), file: kib('RssFile') + kib('RssShmem') }
+}
+
+/**
+ * The malloc settings the image sets (`ENV MALLOC_...` lines of deploy/Dockerfile; the systemd unit
+ * sets the same): a node run as the deploy files run it.
+ */
+export function deployedMallocEnvironment(): Record<string, string> {
+  const dockerfile = readFileSync(join(repoRoot, 'deploy', 'Dockerfile'), 'utf8')
+  return Object.fromEntries([...dockerfile.matchAll(/^ENV (MALLOC_\w+)=(\S+)$/gm)].map((match) => [match[1]!, match[2]!]))
 }

@@ -145,7 +145,18 @@ export function formatScaleReport(
   const fillMemory = (build: ScaleSide['store']['build']): string =>
     `${mb(build.rssPeak)} / ${mb(build.rssSteady)} (own ${mb(build.anonPeak)} / ${mb(build.anonSteady)})`
   const serveMemory = (memory: Resident): string => `${mb(memory.rss)} (own ${mb(memory.anon)}, mapped files ${mb(memory.file)})`
-  perSide('RSS while filling, peak / steady', (side) => fillMemory(side.store.build), '< 300 MB (286.1 MiB)')
+  const asDeployed = small.store.build.environment
+  perSide(
+    `RSS while filling, peak / steady${
+      asDeployed === undefined
+        ? ''
+        : ` (as deployed: ${Object.entries(asDeployed)
+            .map(([name, value]) => `${name}=${value}`)
+            .join(' ')})`
+    }`,
+    (side) => fillMemory(side.store.build),
+    '< 300 MB (286.1 MiB)',
+  )
   perSide('RSS serving', (side) => serveMemory(side.servingMemory), '< 300 MB (286.1 MiB)')
   for (const [what, reads] of [
     ['', (side: ScaleSide, kind: QueryKind) => side.serving[kind]],

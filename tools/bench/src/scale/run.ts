@@ -13,11 +13,11 @@ import { evictFromPageCache, folderFiles } from '../page-cache.js'
 import { repoRoot } from '../paths.js'
 import { analyseStore } from './analyse.js'
 import { ensureScaleStore, type ScaleStore, scaleSpec } from './dataset.js'
-import { residentMemory } from './memory.js'
+import { deployedMallocEnvironment, residentMemory } from './memory.js'
 import { formatScaleReport, formatTransfers, type ScaleSide } from './report.js'
 import { servingLatencies } from './serving.js'
 import { eventStreamsAtScale } from './streams.js'
-import { deployedMallocEnvironment, snapshotRoundTrip, weftToWeftSync } from './transfer.js'
+import { snapshotRoundTrip, weftToWeftSync } from './transfer.js'
 import { sampleBlocks, writingAlone } from './write-floor.js'
 
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 // How fast blocks move between Wefts: a follower's validated copy from a node serving the scale
 // store (Weft-to-Weft initial sync), and a snapshot's export and import. Both against the validated
 // insert floor measured in the same run (insertMany of the blocks the follower copied).
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -12,7 +12,6 @@ import type { NetworkName } from '@weft/types'
 import { ClassicLevel } from 'classic-level'
 import { type Message, startChild } from '../child.js'
 import { round } from '../figure.js'
-import { repoRoot } from '../paths.js'
 import { residentMemory } from './memory.js'
 
 /** The Weft-to-Weft sync figure: a fresh follower's copy rate over loopback against the validated insert floor. */
@@ -89,15 +88,6 @@ export async function weftToWeftSync(
   } finally {
     child.kill()
   }
-}
-
-/**
- * The malloc settings the image sets (`ENV MALLOC_...` lines of deploy/Dockerfile; the systemd unit
- * sets the same): a node run as the deploy files run it.
- */
-export function deployedMallocEnvironment(): Record<string, string> {
-  const dockerfile = readFileSync(join(repoRoot, 'deploy', 'Dockerfile'), 'utf8')
-  return Object.fromEntries([...dockerfile.matchAll(/^ENV (MALLOC_\w+)=(\S+)$/gm)].map((match) => [match[1]!, match[2]!]))
 }
 
 /** Exports a snapshot of the store at `path` (no server holds it) to a file, imports it into a new folder, and times both. */
