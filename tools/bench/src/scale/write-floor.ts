@@ -1,7 +1,7 @@
 // The store's writing alone, the other half of a fill's work beside hashing: block records with
 // their hash and payload entries and their transaction index entries, keyed and batched as a fill
-// writes them, by classic-level with the store's LevelDB options, nothing validated or encoded. With the hashing floor it bounds
-// what a fill can reach on the same cores.
+// writes them, by classic-level with the store's LevelDB options, nothing validated or encoded.
+// With the hashing floor it bounds what a fill can reach on the same cores.
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
