@@ -7,15 +7,15 @@ import { fail, send } from '../child.js'
 import { PageMismatchError } from '../errors.js'
 import { evictFromPageCache, folderFiles } from '../page-cache.js'
 import { type EngineName, openEngine } from './open-engine.js'
-import { blockBatches, chains, deepPages, pageRecords, pageStart } from './workload.js'
+import { blockBatches, chains, deepPages, pageRecords, pageStart, unpackSample } from './workload.js'
 
 /** What the bench asks of one engine process. */
 export interface EngineRunSpec {
   readonly engine: EngineName
   /** A new folder for the database; the bench removes it afterwards. */
   readonly path: string
-  /** The sampled block records: each a u32 length and its bytes. */
-  readonly recordsPath: string
+  /** The sampled blocks, records and index entries (`packSample`). */
+  readonly samplePath: string
   readonly blocks: number
   readonly pages: number
 }
@@ -46,14 +46,6 @@ export interface EngineRun {
   readonly maxRssBytes: number
 }
 
-function readRecords(path: string): Buffer[] {
-  const bytes = readFileSync(path)
-  const records: Buffer[] = []
-  for (let at = 0; at < bytes.length; at += 4 + bytes.readUInt32BE(at))
-    records.push(bytes.subarray(at + 4, at + 4 + bytes.readUInt32BE(at)))
-  return records
-}
-
 function processIo(): { writeBytes: number; cancelledWriteBytes: number } {
   const fields = new Map(
     readFileSync('/proc/self/io', 'utf8')
@@ -65,13 +57,14 @@ function processIo(): { writeBytes: number; cancelledWriteBytes: number } {
 }
 
 async function measure(spec: EngineRunSpec): Promise<EngineRun> {
-  const records = readRecords(spec.recordsPath)
+  const sample = unpackSample(readFileSync(spec.samplePath))
+  const records = sample.map(({ record }) => record)
   mkdirSync(spec.path, { recursive: true })
   const io = processIo()
   const cpu = process.cpuUsage()
   const started = performance.now()
   const engine = await openEngine(spec.engine, spec.path)
-  for (const batch of blockBatches(records, spec.blocks)) await engine.write(batch)
+  for (const batch of blockBatches(sample, spec.blocks)) await engine.write(batch)
   const writeSeconds = (performance.now() - started) / 1000
   const writeCpu = process.cpuUsage(cpu)
   const tableAccounts = engine.tableAccounts()

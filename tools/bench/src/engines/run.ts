@@ -9,13 +9,15 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startChild } from '../child.js'
 import { UnknownEngineError } from '../errors.js'
+import { round } from '../figure.js'
 import { describeMachine } from '../machine.js'
 import { benchDataDir } from '../paths.js'
 import { ensureScaleStore, scaleSpec } from '../scale/dataset.js'
-import { sampleRecords } from '../scale/write-floor.js'
+import { sampleBlocks } from '../scale/write-floor.js'
 import type { EngineRun, EngineRunSpec } from './engine-process.js'
 import { type EngineName, engineNames, engineSettings } from './open-engine.js'
 import { type EngineFigures, engineFigures, engineVerdicts, formatEngineRuns, formatVerdicts } from './report.js'
+import { packSample } from './workload.js'
 
 const { values } = parseArgs({
   options: {
@@ -54,20 +56,18 @@ async function main(): Promise<void> {
   const blocks = Number(values.blocks)
   const machine = describeMachine()
   log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverage}`)
-  // The records of the small scale store, as `pnpm bench:scale`'s writing-alone floor samples them.
+  // The blocks of the small scale store with their index entries, as `pnpm bench:scale`'s writing floor samples them.
   const small = await ensureScaleStore(scaleSpec(Number(values.small), Number(values['fork-rate'])), log)
-  const records = await sampleRecords(small.path, Number(values.records))
+  const sample = await sampleBlocks(small.path, Number(values.records))
+  const entriesPerBlock = round(3 + sample.reduce((sum, { index }) => sum + index.length, 0) / sample.length, 1)
   const work = mkdtempSync(join(tmpdir(), 'weft-bench-engines-'))
   try {
-    const recordsPath = join(work, 'records.bin')
-    const lengthOf = (record: Buffer): Buffer => {
-      const length = Buffer.alloc(4)
-      length.writeUInt32BE(record.length)
-      return length
-    }
-    writeFileSync(recordsPath, Buffer.concat(records.flatMap((record) => [lengthOf(record), record])))
-    const spec = (engine: EngineName, pages: number): EngineRunSpec => ({ engine, path: join(work, engine), recordsPath, blocks, pages })
-    log(`${records.length} records sampled from ${small.path}; ${blocks.toLocaleString('en-US')} blocks a run`)
+    const samplePath = join(work, 'sample.bin')
+    writeFileSync(samplePath, packSample(sample))
+    const spec = (engine: EngineName, pages: number): EngineRunSpec => ({ engine, path: join(work, engine), samplePath, blocks, pages })
+    log(
+      `${sample.length} blocks sampled from ${small.path}, ${entriesPerBlock} entries a block; ${blocks.toLocaleString('en-US')} blocks a run`,
+    )
     const workload = engineFigures(0, await runEngine(spec('none', 0)), describeMachine().loadAverage)
     log(`the batches built alone: ${workload.closedCpuMicrosPerBlock} µs of CPU a block`)
     const figures: EngineFigures[] = []
@@ -81,12 +81,12 @@ async function main(): Promise<void> {
       }
     }
     const verdicts = engineVerdicts(figures)
-    const results = { machine, blocks, records: records.length, settings: engineSettings, workload, figures, verdicts }
+    const results = { machine, blocks, records: sample.length, entriesPerBlock, settings: engineSettings, workload, figures, verdicts }
     const resultsPath = join(benchDataDir, 'engines-results.json')
     writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`)
     const settings = [...new Set(['none' as const, ...engines])].map((engine) => `- ${engine}: ${engineSettings[engine]}`)
     process.stdout.write(
-      `${formatEngineRuns(figures)}\n\nThe batches built and dropped, no engine: ${workload.closedCpuMicrosPerBlock} µs of CPU a block.\n${settings.join('\n')}\n\n${formatVerdicts(verdicts)}\n`,
+      `${formatEngineRuns(figures)}\n\n${entriesPerBlock} entries a block (record, hash and payload entries, the transaction index's).\nThe batches built and dropped, no engine: ${workload.closedCpuMicrosPerBlock} µs of CPU a block.\n${settings.join('\n')}\n\n${formatVerdicts(verdicts)}\n`,
     )
     log(`wrote ${resultsPath}`)
   } finally {

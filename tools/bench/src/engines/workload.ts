@@ -1,6 +1,8 @@
 // What every engine writes and reads: the store's own records, keys and batches, the same bytes in
-// the same order for each engine, drawn from a seed. Block records come from a bench store (real
-// record bytes); hashes are made up, since no engine looks inside them.
+// the same order for each engine, drawn from a seed. Block records and their transaction index
+// entries come from a bench store (real bytes, as `pnpm bench:scale`'s writing floor writes them);
+// hashes and request keys are made up, since no engine looks inside them.
+import { rewriteIndexKey, type SampledBlock } from '../scale/write-floor.js'
 
 /** Chains of the written store (recap-development's graph once it has twenty). */
 export const chains = 20
@@ -45,11 +47,11 @@ export function pageStart(chain: number, height: number): Buffer {
 
 /**
  * The batches of `blocks` blocks: heights in order from 1, every chain at each height, 256 blocks a
- * batch. Each block puts its record (`records` in turn) under its block key, its hash index entry
- * (`h | hash` -> chain, height, parent hash) and its payload index entry (`p | payload hash` -> block
- * key), as the store writes a block.
+ * batch. Each block puts its record (`sample` in turn) under its block key, its hash index entry
+ * (`h | hash` -> chain, height, parent hash), its payload index entry (`p | payload hash` -> block
+ * key) and its sampled block's transaction index entries moved to its place, as the store writes a block.
  */
-export function* blockBatches(records: readonly Buffer[], blocks: number, seed = 0x77656674): Generator<Batch> {
+export function* blockBatches(sample: readonly SampledBlock[], blocks: number, seed = 0x77656674): Generator<Batch> {
   const next = generator(seed)
   const parents = Array.from({ length: chains }, () => Buffer.alloc(32))
   for (let first = 0; first < blocks; first += blocksPerBatch) {
@@ -73,8 +75,15 @@ export function* blockBatches(records: readonly Buffer[], blocks: number, seed =
       const payloadKey = Buffer.allocUnsafe(33)
       payloadKey[0] = 0x70
       hashes.copy(payloadKey, 1, 32, 64)
+      const { record, index } = sample[block % sample.length]!
       keys.push(key, hashKey, payloadKey)
-      values.push(records[block % records.length]!, hashRecord, key)
+      values.push(record, hashRecord, key)
+      for (const [entryKey, value] of index) {
+        const requestKey = Buffer.allocUnsafe(12)
+        for (let at = 0; at < 12; at += 4) requestKey.writeUInt32LE(next(), at)
+        keys.push(rewriteIndexKey(entryKey, chain, height, hashes, requestKey))
+        values.push(value)
+      }
       parents[chain] = key.subarray(13)
     }
     yield { keys, values }
@@ -91,4 +100,40 @@ export function deepPages(blocks: number, count: number, seed = 0x64656570): Arr
   const heights = Math.floor(blocks / chains)
   const span = Math.max(1, Math.floor(heights / 10) - pageRecords)
   return Array.from({ length: count }, () => ({ chain: next() % chains, height: 1 + (next() % span) }))
+}
+
+/** `sample` as the bench hands it to an engine process: per block a u32-length record, a u16 count of index entries, each a u16-length key and a u32-length value. */
+export function packSample(sample: readonly SampledBlock[]): Buffer {
+  const parts: Buffer[] = []
+  const u = (bytes: number, value: number): Buffer => {
+    const field = Buffer.alloc(bytes)
+    field.writeUIntBE(value, 0, bytes)
+    return field
+  }
+  for (const { record, index } of sample) {
+    parts.push(u(4, record.length), record, u(2, index.length))
+    for (const [key, value] of index) parts.push(u(2, key.length), key, u(4, value.length), value)
+  }
+  return Buffer.concat(parts)
+}
+
+/** The sample `packSample` packed. */
+export function unpackSample(bytes: Buffer): SampledBlock[] {
+  const sample: SampledBlock[] = []
+  let at = 0
+  // The next `width` bytes as a big-endian length, then that many bytes.
+  const field = (width: number): Buffer => {
+    const length = bytes.readUIntBE(at, width)
+    at += width + length
+    return bytes.subarray(at - length, at)
+  }
+  while (at < bytes.length) {
+    const record = field(4)
+    const count = bytes.readUInt16BE(at)
+    at += 2
+    const index: Array<readonly [Buffer, Buffer]> = []
+    for (let entry = 0; entry < count; entry++) index.push([field(2), field(4)])
+    sample.push({ record, index })
+  }
+  return sample
 }

@@ -68,11 +68,6 @@ export async function sampleBlocks(path: string, count: number, withIndex = true
   }
 }
 
-/** Up to `count` block records (`b` values) of the store at `path`, genesis blocks left out. */
-export async function sampleRecords(path: string, count: number): Promise<Buffer[]> {
-  return (await sampleBlocks(path, count, false)).map(({ record }) => record)
-}
-
 // `b | chain u32 | height u64 | hash 32`, as packages/store/src/keys.ts lays block keys out.
 function blockKey(chain: number, height: number, hash: Buffer): Buffer {
   const key = Buffer.alloc(45)
@@ -88,7 +83,7 @@ function blockKey(chain: number, height: number, hash: Buffer): Buffer {
  * A sampled block's index key for another block: its place at the end; a request key's or pact
  * id's 12 bytes drawn at random (they are hashes), the rest (module and name, account and token) kept.
  */
-function rewriteIndexKey(key: Buffer, chain: number, height: number, hash: Buffer, random: Buffer): Buffer {
+export function rewriteIndexKey(key: Buffer, chain: number, height: number, hash: Buffer, random: Buffer): Buffer {
   const copy = Buffer.from(key)
   const at = copy.length - blockPartBytes
   if (byRequestKey.has(copy[1]!)) {
