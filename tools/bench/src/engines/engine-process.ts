@@ -3,18 +3,20 @@
 // closes, drops the folder's files from the page cache, opens it again and times deep pages, each
 // read twice in a row. Argument: a JSON EngineRunSpec. Answers one `measured` message.
 import { mkdirSync, readFileSync, statSync } from 'node:fs'
+import { deserialize } from 'node:v8'
 import { fail, send } from '../child.js'
 import { PageMismatchError } from '../errors.js'
 import { evictFromPageCache, folderFiles } from '../page-cache.js'
+import type { SampledBlock } from '../scale/write-floor.js'
 import { type EngineName, openEngine } from './open-engine.js'
-import { blockBatches, chains, deepPages, pageRecords, pageStart, unpackSample } from './workload.js'
+import { blockBatches, chains, deepPages, pageRecords, pageStart } from './workload.js'
 
 /** What the bench asks of one engine process. */
 export interface EngineRunSpec {
   readonly engine: EngineName
   /** A new folder for the database; the bench removes it afterwards. */
   readonly path: string
-  /** The sampled blocks, records and index entries (`packSample`). */
+  /** The sampled blocks, records and index entries (`v8.serialize`d: Buffers come back as Buffers). */
   readonly samplePath: string
   readonly blocks: number
   readonly pages: number
@@ -57,7 +59,7 @@ function processIo(): { writeBytes: number; cancelledWriteBytes: number } {
 }
 
 async function measure(spec: EngineRunSpec): Promise<EngineRun> {
-  const sample = unpackSample(readFileSync(spec.samplePath))
+  const sample = deserialize(readFileSync(spec.samplePath)) as SampledBlock[]
   const records = sample.map(({ record }) => record)
   mkdirSync(spec.path, { recursive: true })
   const io = processIo()

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { serialize } from 'node:v8'
 import { startChild } from '../child.js'
 import { UnknownEngineError } from '../errors.js'
 import { round } from '../figure.js'
@@ -17,7 +18,6 @@ import { sampleBlocks } from '../scale/write-floor.js'
 import type { EngineRun, EngineRunSpec } from './engine-process.js'
 import { type EngineName, engineNames, engineSettings } from './open-engine.js'
 import { type EngineFigures, engineFigures, engineVerdicts, formatEngineRuns, formatVerdicts } from './report.js'
-import { packSample } from './workload.js'
 
 const { values } = parseArgs({
   options: {
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'weft-bench-engines-'))
   try {
     const samplePath = join(work, 'sample.bin')
-    writeFileSync(samplePath, packSample(sample))
+    writeFileSync(samplePath, serialize(sample))
     const spec = (engine: EngineName, pages: number): EngineRunSpec => ({ engine, path: join(work, engine), samplePath, blocks, pages })
     log(
       `${sample.length} blocks sampled from ${small.path}, ${entriesPerBlock} entries a block; ${blocks.toLocaleString('en-US')} blocks a run`,

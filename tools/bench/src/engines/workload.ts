@@ -101,39 +101,3 @@ export function deepPages(blocks: number, count: number, seed = 0x64656570): Arr
   const span = Math.max(1, Math.floor(heights / 10) - pageRecords)
   return Array.from({ length: count }, () => ({ chain: next() % chains, height: 1 + (next() % span) }))
 }
-
-/** `sample` as the bench hands it to an engine process: per block a u32-length record, a u16 count of index entries, each a u16-length key and a u32-length value. */
-export function packSample(sample: readonly SampledBlock[]): Buffer {
-  const parts: Buffer[] = []
-  const u = (bytes: number, value: number): Buffer => {
-    const field = Buffer.alloc(bytes)
-    field.writeUIntBE(value, 0, bytes)
-    return field
-  }
-  for (const { record, index } of sample) {
-    parts.push(u(4, record.length), record, u(2, index.length))
-    for (const [key, value] of index) parts.push(u(2, key.length), key, u(4, value.length), value)
-  }
-  return Buffer.concat(parts)
-}
-
-/** The sample `packSample` packed. */
-export function unpackSample(bytes: Buffer): SampledBlock[] {
-  const sample: SampledBlock[] = []
-  let at = 0
-  // The next `width` bytes as a big-endian length, then that many bytes.
-  const field = (width: number): Buffer => {
-    const length = bytes.readUIntBE(at, width)
-    at += width + length
-    return bytes.subarray(at - length, at)
-  }
-  while (at < bytes.length) {
-    const record = field(4)
-    const count = bytes.readUInt16BE(at)
-    at += 2
-    const index: Array<readonly [Buffer, Buffer]> = []
-    for (let entry = 0; entry < count; entry++) index.push([field(2), field(4)])
-    sample.push({ record, index })
-  }
-  return sample
-}
