@@ -18,6 +18,7 @@ import { sampleBlocks } from '../scale/write-floor.js'
 import type { EngineRun, EngineRunSpec } from './engine-process.js'
 import { type EngineName, engineNames, engineSettings } from './open-engine.js'
 import { type EngineFigures, engineFigures, engineVerdicts, formatEngineRuns, formatVerdicts } from './report.js'
+import { entriesPerBlock } from './workload.js'
 
 const { values } = parseArgs({
   options: {
@@ -59,15 +60,13 @@ async function main(): Promise<void> {
   // The blocks of the small scale store with their index entries, as `pnpm bench:scale`'s writing floor samples them.
   const small = await ensureScaleStore(scaleSpec(Number(values.small), Number(values['fork-rate'])), log)
   const sample = await sampleBlocks(small.path, Number(values.records))
-  const entriesPerBlock = round(3 + sample.reduce((sum, { index }) => sum + index.length, 0) / sample.length, 1)
+  const entries = round(entriesPerBlock(sample), 1)
   const work = mkdtempSync(join(tmpdir(), 'weft-bench-engines-'))
   try {
     const samplePath = join(work, 'sample.bin')
     writeFileSync(samplePath, serialize(sample))
     const spec = (engine: EngineName, pages: number): EngineRunSpec => ({ engine, path: join(work, engine), samplePath, blocks, pages })
-    log(
-      `${sample.length} blocks sampled from ${small.path}, ${entriesPerBlock} entries a block; ${blocks.toLocaleString('en-US')} blocks a run`,
-    )
+    log(`${sample.length} blocks sampled from ${small.path}, ${entries} entries a block; ${blocks.toLocaleString('en-US')} blocks a run`)
     const workload = engineFigures(0, await runEngine(spec('none', 0)), describeMachine().loadAverage)
     log(`the batches built alone: ${workload.closedCpuMicrosPerBlock} µs of CPU a block`)
     const figures: EngineFigures[] = []
@@ -81,12 +80,21 @@ async function main(): Promise<void> {
       }
     }
     const verdicts = engineVerdicts(figures)
-    const results = { machine, blocks, records: sample.length, entriesPerBlock, settings: engineSettings, workload, figures, verdicts }
+    const results = {
+      machine,
+      blocks,
+      records: sample.length,
+      entriesPerBlock: entries,
+      settings: engineSettings,
+      workload,
+      figures,
+      verdicts,
+    }
     const resultsPath = join(benchDataDir, 'engines-results.json')
     writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`)
     const settings = [...new Set(['none' as const, ...engines])].map((engine) => `- ${engine}: ${engineSettings[engine]}`)
     process.stdout.write(
-      `${formatEngineRuns(figures)}\n\n${entriesPerBlock} entries a block (record, hash and payload entries, the transaction index's).\nThe batches built and dropped, no engine: ${workload.closedCpuMicrosPerBlock} µs of CPU a block.\n${settings.join('\n')}\n\n${formatVerdicts(verdicts)}\n`,
+      `${formatEngineRuns(figures)}\n\n${entries} entries a block (record, hash and payload entries, the transaction index's).\nThe batches built and dropped, no engine: ${workload.closedCpuMicrosPerBlock} µs of CPU a block.\n${settings.join('\n')}\n\n${formatVerdicts(verdicts)}\n`,
     )
     log(`wrote ${resultsPath}`)
   } finally {

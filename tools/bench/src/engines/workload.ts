@@ -45,6 +45,11 @@ export function pageStart(chain: number, height: number): Buffer {
   return key
 }
 
+/** Entries each block puts on average: its record, hash and payload entries, and its sampled block's index entries. */
+export function entriesPerBlock(sample: readonly SampledBlock[]): number {
+  return 3 + sample.reduce((sum, { index }) => sum + index.length, 0) / sample.length
+}
+
 /**
  * The batches of `blocks` blocks: heights in order from 1, every chain at each height, 256 blocks a
  * batch. Each block puts its record (`sample` in turn) under its block key, its hash index entry
